@@ -1,0 +1,63 @@
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = { group: ['node:*'], message: 'Node built-ins belong to the main process.' };
+const electron = { name: 'electron', message: 'Only src/main and src/preload may import electron.' };
+const mainCode = { group: ['**/main/**'], message: 'Reach the main process through the contract only.' };
+const rendererCode = { group: ['**/renderer/**'], message: 'The main process never imports renderer code.' };
+const sqlite = { name: 'better-sqlite3', message: 'Only src/main/storage may import better-sqlite3.' };
+const providerSdks = { group: ['ai', '@ai-sdk/*'], message: 'Only src/main/llm may import provider SDKs.' };
+
+export default tseslint.config(
+  { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': ['error', { paths: [electron, sqlite], patterns: [nodeBuiltins, mainCode] }],
+    },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [electron, sqlite], patterns: [nodeBuiltins, mainCode, rendererCode] },
+      ],
+    },
+  },
+  {
+    files: ['src/preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [sqlite], patterns: [nodeBuiltins, mainCode, rendererCode] }],
+    },
+  },
+  {
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/storage/**', 'src/main/llm/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [sqlite], patterns: [rendererCode, providerSdks] }],
+    },
+  },
+  {
+    files: ['src/main/storage/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [rendererCode, providerSdks] }] },
+  },
+  {
+    files: ['src/main/llm/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [sqlite], patterns: [rendererCode] }] },
+  },
+);

@@ -1,0 +1,100 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createApp } from '../app';
+import { resolveDataDir } from '../data-dir';
+import { version } from '../version';
+import { startWebHost } from './web';
+
+export interface CliEnvironment {
+  rendererDir: string;
+  resourcesDir: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Resolves when the process is asked to stop (Ctrl+C); `serve` runs until then. */
+  untilStopped: () => Promise<void>;
+}
+
+const usage = `Kasten ${version} — chat with your Markdown vault.
+
+Usage:
+  kasten serve [--vault PATH] [--port N] [--data-dir DIR]   run the browser host on 127.0.0.1
+  kasten info [--data-dir DIR] [--json]                     version, platform and data directory
+  kasten --help                                             this text
+
+Data directory: --data-dir, else $KASTEN_DATA_DIR, else the platform's app-data folder.
+Exit codes: 0 success, 1 failure, 2 wrong usage.`;
+
+class UsageError extends Error {}
+
+/** Runs one CLI command and resolves with its exit code. */
+export async function runCli(argv: string[], env: CliEnvironment): Promise<number> {
+  try {
+    return await run(argv, env);
+  } catch (error) {
+    env.stderr(`kasten: ${(error as Error).message}${error instanceof UsageError ? '\n\n' + usage : ''}`);
+    return error instanceof UsageError ? 2 : 1;
+  }
+}
+
+async function run(argv: string[], env: CliEnvironment): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+        json: { type: 'boolean' },
+        vault: { type: 'string' },
+        port: { type: 'string' },
+        'data-dir': { type: 'string' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.version || values.help || command === undefined || command === 'help') {
+    env.stdout(values.version ? version : usage);
+    return 0;
+  }
+  if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}".`);
+  const dataDir = resolveDataDir(values['data-dir']);
+
+  if (command === 'info') {
+    const info = { name: 'Kasten', version, node: process.version, platform: process.platform, dataDir };
+    env.stdout(
+      values.json
+        ? JSON.stringify(info, null, 2)
+        : `Kasten ${info.version}\nNode ${info.node} on ${info.platform}\nData directory: ${info.dataDir}`,
+    );
+    return 0;
+  }
+  if (command === 'serve') return serve(values, dataDir, env);
+  throw new UsageError(`Unknown command "${command}".`);
+}
+
+async function serve(values: { vault?: string; port?: string }, dataDir: string, env: CliEnvironment): Promise<number> {
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535, not "${values.port}".`);
+  const vault = values.vault === undefined ? undefined : resolve(values.vault);
+  if (vault !== undefined && !(await stat(vault).catch(() => null))?.isDirectory()) {
+    throw new Error(`--vault ${vault} is not a folder.`);
+  }
+  const app = createApp({ host: 'web', version, dataDir, resourcesDir: env.resourcesDir, vault });
+  try {
+    await app.start();
+    const host = await startWebHost({ app, rendererDir: env.rendererDir, port });
+    const opened = app.vault.summary();
+    env.stdout(`Kasten is serving ${opened ? `the vault "${opened.name}" (${opened.noteCount} notes)` : 'no vault'}.`);
+    env.stdout(`Open ${host.url}`);
+    await env.untilStopped();
+    await host.close();
+    return 0;
+  } finally {
+    await app.dispose();
+  }
+}

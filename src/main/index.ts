@@ -1,0 +1,55 @@
+import { app, dialog, ipcMain, session } from 'electron';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { eventChannels } from '../shared/contract';
+import { createApp } from './app';
+import { resolveDataDir } from './data-dir';
+import { createMainWindow, hardenWebContents } from './electron-window';
+import { registerIpcHandlers, trustedPageCheck } from './hosts/electron';
+
+const here = import.meta.dirname;
+const { values: flags } = parseArgs({
+  args: process.argv.slice(app.isPackaged ? 1 : 2),
+  options: { vault: { type: 'string' }, 'data-dir': { type: 'string' } },
+  strict: false,
+});
+
+async function main(): Promise<void> {
+  await app.whenReady();
+  const dataDir = typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined;
+  const vault = typeof flags.vault === 'string' ? flags.vault : undefined;
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+
+  const window = createMainWindow(join(here, '../preload/index.cjs'));
+  const kasten = createApp({
+    host: 'electron',
+    version: app.getVersion(),
+    dataDir: dataDir || process.env.KASTEN_DATA_DIR ? resolveDataDir(dataDir) : app.getPath('userData'),
+    resourcesDir: app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources'),
+    vault,
+    pickFolder: async () => {
+      const result = await dialog.showOpenDialog(window, { title: 'Open a vault', properties: ['openDirectory'] });
+      return result.canceled ? null : (result.filePaths[0] ?? null);
+    },
+  });
+
+  const pageUrl = process.env.ELECTRON_RENDERER_URL ?? new URL(`file://${join(here, '../renderer/index.html')}`).href;
+  const isOurPage = trustedPageCheck(pageUrl);
+  hardenWebContents(window.webContents, isOurPage);
+  registerIpcHandlers(ipcMain, kasten, isOurPage);
+  const stopEvents = kasten.events.subscribe((channel, payload) => {
+    if (eventChannels.includes(channel) && !window.isDestroyed()) window.webContents.send(channel, payload);
+  });
+
+  await kasten.start().catch((error: Error) => dialog.showErrorBox('Kasten could not open the vault', error.message));
+  window.once('ready-to-show', () => window.show());
+  await window.loadURL(pageUrl);
+
+  app.on('window-all-closed', () => app.quit());
+  app.on('before-quit', () => {
+    stopEvents();
+    void kasten.dispose();
+  });
+}
+
+void main();

@@ -1,0 +1,61 @@
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+
+export type SqliteDatabase = Database.Database;
+
+/** One numbered migration; migration N brings `user_version` from N-1 to N. */
+export type Migration = (db: SqliteDatabase) => void;
+
+export interface OpenDatabaseOptions {
+  file: string;
+  migrations: readonly Migration[];
+  /** Called with a user-facing message when the file had to be set aside and started afresh. */
+  onNotice?: (message: string) => void;
+}
+
+const unreadableCodes = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
+
+/** Opens (creating if needed) a WAL-mode database and applies pending migrations in one transaction. */
+export function openDatabase({ file, migrations, onNotice }: OpenDatabaseOptions): SqliteDatabase {
+  mkdirSync(dirname(file), { recursive: true });
+  try {
+    return migrate(connect(file), migrations);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? '';
+    if (!unreadableCodes.has(code) || !existsSync(file)) throw error;
+    const aside = `${file}.corrupt-${Date.now()}`;
+    renameSync(file, aside);
+    onNotice?.(`The database ${file} could not be read and was set aside as ${aside}; a new one was created.`);
+    return migrate(connect(file), migrations);
+  }
+}
+
+function connect(file: string): SqliteDatabase {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+function migrate(db: SqliteDatabase, migrations: readonly Migration[]): SqliteDatabase {
+  try {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > migrations.length) {
+      throw new Error(
+        `The database ${db.name} was written by a newer Kasten (schema ${version}, this one knows ${migrations.length}).`,
+      );
+    }
+    db.transaction(() => {
+      for (let next = version; next < migrations.length; next++) {
+        migrations[next]?.(db);
+        db.pragma(`user_version = ${next + 1}`);
+      }
+    })();
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

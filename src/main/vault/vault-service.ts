@@ -1,0 +1,151 @@
+import { readFile, stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import type { AttachmentFile, NoteFile, VaultSummary, VaultTree } from '../../shared/domain';
+import { AppError } from '../app-error';
+import type { AppEvents } from '../app-events';
+import { mimeTypeOf } from './attachment-types';
+import type { RecentVaults } from './recent-vaults';
+import { isIgnoredName, isNotePath, scanVault } from './vault-files';
+import { confineToVault } from './vault-paths';
+import { buildTree } from './vault-tree';
+import { VaultWatcher, type FileEvent } from './vault-watcher';
+
+/** Asks the user for a folder (the desktop's native dialog); resolves null when cancelled. */
+export type FolderPicker = () => Promise<string | null>;
+
+export interface VaultServiceOptions {
+  events: AppEvents;
+  recent: RecentVaults;
+  pickFolder?: FolderPicker;
+  /** Watch the open vault for changes (off for one-shot CLI commands). */
+  watch: boolean;
+}
+
+const maxNoteBytes = 20 * 1024 * 1024;
+const maxAttachmentBytes = 25 * 1024 * 1024;
+
+interface OpenVault {
+  root: string;
+  name: string;
+  notes: Set<string>;
+  attachments: Set<string>;
+  watcher: VaultWatcher | null;
+}
+
+/** The open vault: its files, live updates, and reading notes and attachments safely. */
+export class VaultService {
+  private vault: OpenVault | null = null;
+
+  constructor(private readonly options: VaultServiceOptions) {}
+
+  /** Opens `path`, or asks the user for a folder when none is given. Resolves null if they cancel. */
+  async open(path?: string): Promise<VaultSummary | null> {
+    const chosen = path ?? (await this.pick());
+    if (chosen === null) return null;
+    const root = resolve(chosen);
+    const info = await stat(root).catch(() => null);
+    if (!info) throw new AppError('not-found', `There is no folder at ${root}.`);
+    if (!info.isDirectory()) throw new AppError('not-a-folder', `${root} is a file, not a folder.`);
+
+    const files = await scanVault(root);
+    await this.close();
+    const vault: OpenVault = {
+      root,
+      name: basename(root),
+      notes: new Set(files.notes),
+      attachments: new Set(files.attachments),
+      watcher: null,
+    };
+    this.vault = vault;
+    if (this.options.watch) {
+      vault.watcher = new VaultWatcher({
+        root,
+        onBatch: (batch) => this.apply(vault, batch),
+        onError: (error) => console.error(`Watching ${root} failed: ${error.message}`),
+      });
+      await vault.watcher.start();
+    }
+    this.options.recent.remember(root, vault.name);
+    const summary = this.summarize(vault);
+    this.options.events.emit('vault:changed', { vault: summary, reason: 'opened', paths: [] });
+    return summary;
+  }
+
+  summary(): VaultSummary | null {
+    return this.vault && this.summarize(this.vault);
+  }
+
+  tree(): VaultTree {
+    const vault = this.vault;
+    if (!vault) return { vault: null, entries: [] };
+    return { vault: this.summarize(vault), entries: buildTree([...vault.notes], [...vault.attachments]) };
+  }
+
+  async readNote(path: string): Promise<NoteFile> {
+    if (!isNotePath(path)) throw new AppError('invalid-input', `"${path}" is not a Markdown note.`);
+    const { absolute, size, modifiedAt } = await this.locate(path, maxNoteBytes);
+    const content = (await readFile(absolute, 'utf8')).replace(/^\uFEFF/, '');
+    return { path, name: basename(path).replace(/\.md$/i, ''), content, size, modifiedAt };
+  }
+
+  async readAttachment(path: string): Promise<AttachmentFile> {
+    const { absolute, size } = await this.locate(path, maxAttachmentBytes);
+    const bytes = await readFile(absolute);
+    return { path, mimeType: mimeTypeOf(path), base64: bytes.toString('base64'), size };
+  }
+
+  async dispose(): Promise<void> {
+    await this.close();
+  }
+
+  private async pick(): Promise<string | null> {
+    if (!this.options.pickFolder) {
+      throw new AppError('unsupported', 'This host cannot show a folder picker; enter the folder path instead.');
+    }
+    return this.options.pickFolder();
+  }
+
+  private async locate(path: string, maxBytes: number) {
+    const vault = this.vault;
+    if (!vault) throw new AppError('no-vault', 'No vault is open.');
+    const absolute = await confineToVault(vault.root, path);
+    const info = await stat(absolute);
+    if (!info.isFile()) throw new AppError('not-found', `"${path}" is not a file.`);
+    if (info.size > maxBytes) {
+      throw new AppError('too-large', `"${path}" is ${(info.size / 1048576).toFixed(1)} MB, too large to open.`);
+    }
+    return { absolute, size: info.size, modifiedAt: info.mtime.toISOString() };
+  }
+
+  private apply(vault: OpenVault, batch: FileEvent[]): void {
+    if (this.vault !== vault) return;
+    for (const { type, path } of batch) {
+      if (path.split('/').some(isIgnoredName)) continue;
+      const files = isNotePath(path) ? vault.notes : vault.attachments;
+      if (type === 'add') files.add(path);
+      else if (type === 'unlink') files.delete(path);
+      else if (type === 'unlinkDir') {
+        for (const set of [vault.notes, vault.attachments]) {
+          for (const file of set) if (file.startsWith(`${path}/`)) set.delete(file);
+        }
+      }
+    }
+    const paths = [...new Set(batch.filter((event) => !event.type.endsWith('Dir')).map((event) => event.path))];
+    this.options.events.emit('vault:changed', { vault: this.summarize(vault), reason: 'files', paths });
+  }
+
+  private summarize(vault: OpenVault): VaultSummary {
+    return {
+      name: vault.name,
+      path: vault.root,
+      noteCount: vault.notes.size,
+      attachmentCount: vault.attachments.size,
+    };
+  }
+
+  private async close(): Promise<void> {
+    const watcher = this.vault?.watcher;
+    this.vault = null;
+    await watcher?.dispose();
+  }
+}

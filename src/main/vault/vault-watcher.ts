@@ -1,0 +1,60 @@
+import { watch, type FSWatcher } from 'chokidar';
+import { sep } from 'node:path';
+import { isIgnoredName, toVaultPath } from './vault-files';
+
+export type FileEvent = { type: 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir'; path: string };
+
+export interface VaultWatcherOptions {
+  root: string;
+  /** Receives coalesced batches of events in arrival order. */
+  onBatch: (events: FileEvent[]) => void;
+  onError: (error: Error) => void;
+  /** Quiet time before a batch is delivered; bursts such as a `git checkout` arrive as one batch. */
+  debounceMs?: number;
+}
+
+/** Watches a vault folder with chokidar and delivers debounced batches of vault-relative events. */
+export class VaultWatcher {
+  private watcher: FSWatcher | null = null;
+  private pending: FileEvent[] = [];
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: VaultWatcherOptions) {}
+
+  /** Resolves once the initial crawl is done and changes are being reported. */
+  async start(): Promise<void> {
+    const { root } = this.options;
+    const watcher = watch(root, {
+      ignoreInitial: true,
+      followSymlinks: false,
+      ignored: (path) => path !== root && path.slice(root.length + 1).split(sep).some(isIgnoredName),
+    });
+    this.watcher = watcher;
+    for (const type of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) {
+      watcher.on(type, (path: string) => this.push({ type, path: toVaultPath(root, path) }));
+    }
+    watcher.on('error', (error) => this.options.onError(error instanceof Error ? error : new Error(String(error))));
+    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  }
+
+  private push(event: FileEvent): void {
+    this.pending.push(event);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flush(), this.options.debounceMs ?? 75);
+  }
+
+  private flush(): void {
+    this.timer = null;
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length > 0) this.options.onBatch(batch);
+  }
+
+  async dispose(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.pending = [];
+    await this.watcher?.close();
+    this.watcher = null;
+  }
+}

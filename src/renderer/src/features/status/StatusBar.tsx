@@ -1,0 +1,27 @@
+import { useVaultStore } from '../vault/vault-store';
+
+/** Bottom bar: the open vault and its size. */
+export function StatusBar() {
+  const vault = useVaultStore((state) => state.vault);
+  return (
+    <footer className="status-bar" aria-label="Status">
+      {vault ? (
+        <>
+          <span className="status-vault" title={vault.path}>
+            {vault.name}
+          </span>
+          <span className="status-count" data-testid="note-count">
+            {vault.noteCount} {vault.noteCount === 1 ? 'note' : 'notes'}
+          </span>
+          {vault.attachmentCount > 0 && (
+            <span className="muted">
+              {vault.attachmentCount} {vault.attachmentCount === 1 ? 'attachment' : 'attachments'}
+            </span>
+          )}
+        </>
+      ) : (
+        <span className="muted">No vault open</span>
+      )}
+    </footer>
+  );
+}

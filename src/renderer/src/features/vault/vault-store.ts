@@ -1,0 +1,73 @@
+import { create } from 'zustand';
+import type { RecentVault, TreeEntry, VaultSummary } from '../../../../shared/domain';
+import { describeError, kasten } from '../../api';
+
+interface VaultState {
+  vault: VaultSummary | null;
+  entries: TreeEntry[];
+  /** Every note path in the vault, for link resolution until the vault index lands. */
+  notePaths: string[];
+  attachmentPaths: string[];
+  recent: RecentVault[];
+  canPickFolder: boolean;
+  loaded: boolean;
+  error: string | null;
+  load(): Promise<void>;
+  open(path?: string): Promise<boolean>;
+}
+
+function collect(entries: TreeEntry[], kind: 'note' | 'attachment', into: string[] = []): string[] {
+  for (const entry of entries) {
+    if (entry.kind === 'folder') collect(entry.children, kind, into);
+    else if (entry.kind === kind) into.push(entry.path);
+  }
+  return into;
+}
+
+/** Mirrors the main process's open vault; reloads on `vault:changed`. */
+export const useVaultStore = create<VaultState>((set, get) => ({
+  vault: null,
+  entries: [],
+  notePaths: [],
+  attachmentPaths: [],
+  recent: [],
+  canPickFolder: false,
+  loaded: false,
+  error: null,
+  async load() {
+    try {
+      const [tree, recent, info] = await Promise.all([kasten.vault.tree(), kasten.vault.recent(), kasten.app.info()]);
+      set({
+        vault: tree.vault,
+        entries: tree.entries,
+        notePaths: collect(tree.entries, 'note'),
+        attachmentPaths: collect(tree.entries, 'attachment'),
+        recent,
+        canPickFolder: info.canPickFolder,
+        loaded: true,
+        error: null,
+      });
+    } catch (error) {
+      set({ loaded: true, error: describeError(error) });
+    }
+  },
+  async open(path) {
+    try {
+      const opened = await kasten.vault.open(path === undefined ? undefined : { path });
+      if (opened) await get().load();
+      return opened !== null;
+    } catch (error) {
+      set({ error: describeError(error) });
+      return false;
+    }
+  },
+}));
+
+let subscribed = false;
+/** Starts mirroring: one initial load, then a reload for every change the main process pushes. */
+export function startVaultSync(): void {
+  if (subscribed) return;
+  subscribed = true;
+  void useVaultStore.getState().load();
+  kasten.vault.onChanged(() => void useVaultStore.getState().load());
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import type { AppInfo, AttachmentFile, NoteFile, RecentVault, VaultChange, VaultSummary, VaultTree } from './domain';
+
+/** A request channel: its input schema, and its output type carried as a phantom. */
+export interface RequestDefinition<Input extends z.ZodType, Output> {
+  readonly input: Input;
+  readonly output?: Output;
+}
+
+/** A push event sent from the main process to the renderer. */
+export interface EventDefinition<Payload> {
+  readonly payload?: Payload;
+}
+
+function request<Output>() {
+  return <Input extends z.ZodType>(input: Input): RequestDefinition<Input, Output> => ({ input });
+}
+
+function event<Payload>(): EventDefinition<Payload> {
+  return {};
+}
+
+const vaultRelativePath = z
+  .string()
+  .min(1, 'A path is required.')
+  .max(4096)
+  .refine((path) => !path.includes('\0'), 'A path cannot contain NUL.');
+
+/** Every request that crosses a process boundary. Channels are named `domain:verb`. */
+export const requests = {
+  /** Version, platform and data directory of the running app. */
+  'app:info': request<AppInfo>()(z.undefined()),
+  /** Open a folder as the vault; without a path the host asks the user to pick one. */
+  'vault:open': request<VaultSummary | null>()(
+    z.object({ path: z.string().min(1).max(4096).optional() }).strict().optional(),
+  ),
+  /** Vaults opened before, most recent first. */
+  'vault:recent': request<RecentVault[]>()(z.undefined()),
+  /** The open vault and its folders and notes; `vault: null` when none is open. */
+  'vault:tree': request<VaultTree>()(z.undefined()),
+  /** A note's Markdown source, by vault-relative path. */
+  'notes:read': request<NoteFile>()(z.object({ path: vaultRelativePath }).strict()),
+  /** An attachment's bytes (images shown in the note viewer), by vault-relative path. */
+  'attachments:read': request<AttachmentFile>()(z.object({ path: vaultRelativePath }).strict()),
+} as const;
+
+/** Every event the main process pushes. */
+export const events = {
+  /** A vault was opened, or files in the open vault changed. */
+  'vault:changed': event<VaultChange>(),
+} as const;
+
+export type RequestChannel = keyof typeof requests;
+export type EventChannel = keyof typeof events;
+export type RequestInput<C extends RequestChannel> = z.input<(typeof requests)[C]['input']>;
+export type ParsedInput<C extends RequestChannel> = z.output<(typeof requests)[C]['input']>;
+export type RequestOutput<C extends RequestChannel> = Exclude<(typeof requests)[C]['output'], undefined>;
+export type EventPayload<E extends EventChannel> = Exclude<(typeof events)[E]['payload'], undefined>;
+
+export const requestChannels = Object.keys(requests) as RequestChannel[];
+export const eventChannels = Object.keys(events) as EventChannel[];
+
+/** What a host sends back for every request: errors are values, never thrown across the boundary. */
+export type Envelope<T> = { ok: true; value: T } | { ok: false; error: KastenErrorInfo };
+
+export type ErrorCode =
+  | 'invalid-input'
+  | 'not-found'
+  | 'not-a-folder'
+  | 'no-vault'
+  | 'outside-vault'
+  | 'too-large'
+  | 'unsupported'
+  | 'forbidden'
+  | 'internal';
+
+export interface KastenErrorInfo {
+  code: ErrorCode;
+  message: string;
+}
+
+/** The services behind the contract: one function per request channel. */
+export type Handlers = {
+  [C in RequestChannel]: (input: ParsedInput<C>) => Promise<RequestOutput<C>>;
+};

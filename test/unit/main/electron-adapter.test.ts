@@ -1,0 +1,56 @@
+import { describe, expect, it, vi } from 'vitest';
+import { registerIpcHandlers, trustedPageCheck, type IpcMainLike } from '../../../src/main/hosts/electron';
+import type { Handlers } from '../../../src/shared/contract';
+
+const page = 'file:///opt/Kasten/resources/app/out/renderer/index.html';
+
+function setup() {
+  const listeners = new Map<string, Parameters<IpcMainLike['handle']>[1]>();
+  const ipcMain: IpcMainLike = {
+    handle: (channel, listener) => void listeners.set(channel, listener),
+    removeHandler: (channel) => void listeners.delete(channel),
+  };
+  const readNote = vi.fn(async ({ path }: { path: string }) => ({ path, name: 'n', content: '# n', size: 3, modifiedAt: '' }));
+  const handlers = { 'notes:read': readNote } as unknown as Handlers;
+  const unregister = registerIpcHandlers(ipcMain, { handlers }, trustedPageCheck(page));
+  const invoke = (channel: string, senderUrl: string | null, payload: unknown) =>
+    listeners.get(channel)!({ senderFrame: senderUrl === null ? null : { url: senderUrl } }, payload);
+  return { invoke, readNote, listeners, unregister };
+}
+
+describe('Electron IPC adapter', () => {
+  it('passes a valid request from our page to the service', async () => {
+    const { invoke, readNote } = setup();
+    await expect(invoke('notes:read', page, { path: 'a.md' })).resolves.toMatchObject({ ok: true, value: { path: 'a.md' } });
+    expect(readNote).toHaveBeenCalledWith({ path: 'a.md' });
+  });
+
+  it('rejects a payload that fails the channel schema before any service runs', async () => {
+    const { invoke, readNote } = setup();
+    for (const payload of [undefined, { path: 42 }, { path: '' }, { path: 'a.md', extra: true }, 'a.md']) {
+      await expect(invoke('notes:read', page, payload)).resolves.toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    }
+    expect(readNote).not.toHaveBeenCalled();
+  });
+
+  it('rejects a sender that is not our page', async () => {
+    const { invoke, readNote } = setup();
+    for (const sender of [null, 'https://evil.example/index.html', 'file:///tmp/other.html', 'not a url']) {
+      await expect(invoke('notes:read', sender, { path: 'a.md' })).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    }
+    expect(readNote).not.toHaveBeenCalled();
+  });
+
+  it('trusts only the dev server origin in development', () => {
+    const trusted = trustedPageCheck('http://localhost:5173/');
+    expect(trusted('http://localhost:5173/index.html')).toBe(true);
+    expect(trusted('http://localhost:5174/')).toBe(false);
+    expect(trusted('file:///index.html')).toBe(false);
+  });
+
+  it('unregisters every channel', () => {
+    const { listeners, unregister } = setup();
+    unregister();
+    expect(listeners.size).toBe(0);
+  });
+});
