@@ -42,7 +42,10 @@ export default tseslint.config(
   {
     files: ['src/preload/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [sqlite], patterns: [nodeBuiltins, mainCode, rendererCode] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [sqlite], patterns: [nodeBuiltins, mainCode, rendererCode] },
+      ],
     },
   },
   {

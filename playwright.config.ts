@@ -8,7 +8,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]] : 'list',
+  // Vitest's reports live in test-results/ too; Playwright cleans only its own output folder.
+  outputDir: 'test-results/e2e-artifacts',
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: {
     browserName: 'chromium',
     viewport: { width: 1440, height: 900 },

@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   if (flag) return resolve(flag);
   if (env.KASTEN_DATA_DIR) return resolve(env.KASTEN_DATA_DIR);
-  if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'kasten');
+  if (process.platform === 'win32')
+    return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'kasten');
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'kasten');
   return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'kasten');
 }

@@ -28,12 +28,16 @@ async function main(): Promise<void> {
     resourcesDir: app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources'),
     vault,
     pickFolder: async () => {
-      const result = await dialog.showOpenDialog(window, { title: 'Open a vault', properties: ['openDirectory'] });
+      const result = await dialog.showOpenDialog(window, {
+        title: 'Open a vault',
+        properties: ['openDirectory'],
+      });
       return result.canceled ? null : (result.filePaths[0] ?? null);
     },
   });
 
-  const pageUrl = process.env.ELECTRON_RENDERER_URL ?? new URL(`file://${join(here, '../renderer/index.html')}`).href;
+  const pageUrl =
+    process.env.ELECTRON_RENDERER_URL ?? new URL(`file://${join(here, '../renderer/index.html')}`).href;
   const isOurPage = trustedPageCheck(pageUrl);
   hardenWebContents(window.webContents, isOurPage);
   registerIpcHandlers(ipcMain, kasten, isOurPage);
@@ -41,7 +45,9 @@ async function main(): Promise<void> {
     if (eventChannels.includes(channel) && !window.isDestroyed()) window.webContents.send(channel, payload);
   });
 
-  await kasten.start().catch((error: Error) => dialog.showErrorBox('Kasten could not open the vault', error.message));
+  await kasten
+    .start()
+    .catch((error: Error) => dialog.showErrorBox('Kasten could not open the vault', error.message));
   window.once('ready-to-show', () => window.show());
   await window.loadURL(pageUrl);
 

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import type { AppInfo, AttachmentFile, NoteFile, RecentVault, VaultChange, VaultSummary, VaultTree } from './domain';
+import type {
+  AppInfo,
+  AttachmentFile,
+  NoteFile,
+  RecentVault,
+  VaultChange,
+  VaultSummary,
+  VaultTree,
+} from './domain';
 
 /** A request channel: its input schema, and its output type carried as a phantom. */
 export interface RequestDefinition<Input extends z.ZodType, Output> {
@@ -32,7 +40,10 @@ export const requests = {
   'app:info': request<AppInfo>()(z.undefined()),
   /** Open a folder as the vault; without a path the host asks the user to pick one. */
   'vault:open': request<VaultSummary | null>()(
-    z.object({ path: z.string().min(1).max(4096).optional() }).strict().optional(),
+    z
+      .object({ path: z.string().min(1).max(4096).optional() })
+      .strict()
+      .optional(),
   ),
   /** Vaults opened before, most recent first. */
   'vault:recent': request<RecentVault[]>()(z.undefined()),

@@ -8,17 +8,23 @@ export interface RunningServer {
   origin: string;
   dataDir: string;
   output: () => string;
-  stop(): Promise<void>;
+  /** Stops the host; the data directory it created goes too unless `keepData`. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 
 /** Starts the built `kasten serve` as a user would, and waits for the address it prints. */
-export async function startKastenServer(options: { vault?: string; dataDir?: string } = {}): Promise<RunningServer> {
+export async function startKastenServer(
+  options: { vault?: string; dataDir?: string } = {},
+): Promise<RunningServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kasten-e2e-'));
   const args = ['bin/kasten.js', 'serve', '--port', '0', '--data-dir', dataDir];
   if (options.vault) args.push('--vault', options.vault);
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -41,13 +47,13 @@ export async function startKastenServer(options: { vault?: string; dataDir?: str
     origin: new URL(url).origin,
     dataDir,
     output: () => log,
-    async stop() {
+    async stop({ keepData = false } = {}) {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
       }
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir && !keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -77,9 +77,14 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
   throw new UsageError(`Unknown command "${command}".`);
 }
 
-async function serve(values: { vault?: string; port?: string }, dataDir: string, env: CliEnvironment): Promise<number> {
+async function serve(
+  values: { vault?: string; port?: string },
+  dataDir: string,
+  env: CliEnvironment,
+): Promise<number> {
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535, not "${values.port}".`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be 0–65535, not "${values.port}".`);
   const vault = values.vault === undefined ? undefined : resolve(values.vault);
   if (vault !== undefined && !(await stat(vault).catch(() => null))?.isDirectory()) {
     throw new Error(`--vault ${vault} is not a folder.`);
@@ -89,7 +94,9 @@ async function serve(values: { vault?: string; port?: string }, dataDir: string,
     await app.start();
     const host = await startWebHost({ app, rendererDir: env.rendererDir, port });
     const opened = app.vault.summary();
-    env.stdout(`Kasten is serving ${opened ? `the vault "${opened.name}" (${opened.noteCount} notes)` : 'no vault'}.`);
+    env.stdout(
+      `Kasten is serving ${opened ? `the vault "${opened.name}" (${opened.noteCount} notes)` : 'no vault'}.`,
+    );
     env.stdout(`Open ${host.url}`);
     await env.untilStopped();
     await host.close();

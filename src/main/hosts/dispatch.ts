@@ -18,7 +18,10 @@ export async function dispatch(
   const parsed = requests[channel].input.safeParse(payload);
   if (!parsed.success) {
     const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`);
-    return { ok: false, error: { code: 'invalid-input', message: `Invalid ${channel} request (${detail.join('; ')}).` } };
+    return {
+      ok: false,
+      error: { code: 'invalid-input', message: `Invalid ${channel} request (${detail.join('; ')}).` },
+    };
   }
   try {
     const handler = app.handlers[channel] as (input: unknown) => Promise<unknown>;

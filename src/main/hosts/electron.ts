@@ -4,7 +4,10 @@ import { dispatch } from './dispatch';
 
 /** The slice of Electron's `ipcMain` the adapter uses (so tests can hand in a fake). */
 export interface IpcMainLike {
-  handle(channel: string, listener: (event: IpcInvokeEventLike, ...args: unknown[]) => Promise<unknown>): void;
+  handle(
+    channel: string,
+    listener: (event: IpcInvokeEventLike, ...args: unknown[]) => Promise<unknown>,
+  ): void;
   removeHandler(channel: string): void;
 }
 
@@ -25,7 +28,10 @@ export function registerIpcHandlers(
     ipcMain.handle(channel, async (event, payload) => {
       const url = event.senderFrame?.url;
       if (!url || !isTrustedSender(url)) {
-        return { ok: false, error: { code: 'forbidden', message: `Refused ${channel} from an untrusted sender.` } };
+        return {
+          ok: false,
+          error: { code: 'forbidden', message: `Refused ${channel} from an untrusted sender.` },
+        };
       }
       return dispatch(app, channel, payload);
     });

@@ -2,7 +2,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 /** Why a request to the browser host was refused, if it was. */
-export type GuardVerdict = { ok: true; viaQuery: boolean } | { ok: false; status: 401 | 403; message: string };
+export type GuardVerdict =
+  { ok: true; viaQuery: boolean } | { ok: false; status: 401 | 403; message: string };
 
 export function createToken(): string {
   return randomBytes(24).toString('base64url');

@@ -36,7 +36,10 @@ const securityHeaders: Record<string, string> = {
 };
 
 function send(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+  });
   response.end(JSON.stringify(body));
 }
 
@@ -60,34 +63,54 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const server = createServer((request, response) => {
     for (const [name, value] of Object.entries(securityHeaders)) response.setHeader(name, value);
     const verdict = checkRequest(request, port, token);
-    if (!verdict.ok) return send(response, verdict.status, { ok: false, error: { code: 'forbidden', message: verdict.message } });
+    if (!verdict.ok)
+      return send(response, verdict.status, {
+        ok: false,
+        error: { code: 'forbidden', message: verdict.message },
+      });
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
 
     if (url.pathname.startsWith('/api/')) {
-      if (request.method !== 'POST') return send(response, 405, { ok: false, error: { code: 'invalid-input', message: 'Use POST.' } });
+      if (request.method !== 'POST')
+        return send(response, 405, { ok: false, error: { code: 'invalid-input', message: 'Use POST.' } });
       void handleApi(decodeURIComponent(url.pathname.slice(5)), request, response);
       return;
     }
     if (verdict.viaQuery && request.method === 'GET') {
       // Trade the token in the URL for a cookie, then drop it from the address bar.
-      response.setHeader('set-cookie', `${tokenCookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`);
+      response.setHeader(
+        'set-cookie',
+        `${tokenCookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+      );
       url.searchParams.delete('token');
       response.writeHead(303, { location: url.pathname + url.search });
       return response.end();
     }
-    assets(request, response, () => send(response, 404, { ok: false, error: { code: 'not-found', message: 'Not found.' } }));
+    assets(request, response, () =>
+      send(response, 404, { ok: false, error: { code: 'not-found', message: 'Not found.' } }),
+    );
   });
 
-  async function handleApi(channel: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function handleApi(
+    channel: string,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<void> {
     if (!isRequestChannel(channel)) {
-      return send(response, 404, { ok: false, error: { code: 'not-found', message: `Unknown request channel "${channel}".` } });
+      return send(response, 404, {
+        ok: false,
+        error: { code: 'not-found', message: `Unknown request channel "${channel}".` },
+      });
     }
     let payload: unknown;
     try {
       const body = await readBody(request);
       payload = body.trim() === '' ? undefined : JSON.parse(body);
     } catch (error) {
-      return send(response, 400, { ok: false, error: { code: 'invalid-input', message: (error as Error).message } });
+      return send(response, 400, {
+        ok: false,
+        error: { code: 'invalid-input', message: (error as Error).message },
+      });
     }
     send(response, 200, await dispatch(options.app, channel, payload));
   }
@@ -97,12 +120,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const verdict = checkRequest(request, port, token);
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
     if (!verdict.ok || path !== '/events') {
-      const status = verdict.ok ? '404 Not Found' : verdict.status === 401 ? '401 Unauthorized' : '403 Forbidden';
+      const status = verdict.ok
+        ? '404 Not Found'
+        : verdict.status === 401
+          ? '401 Unauthorized'
+          : '403 Forbidden';
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
     sockets.handleUpgrade(request, socket, head, (ws) => {
-      const unsubscribe = options.app.events.subscribe((channel, payload) => ws.send(JSON.stringify({ channel, payload })));
+      const unsubscribe = options.app.events.subscribe((channel, payload) =>
+        ws.send(JSON.stringify({ channel, payload })),
+      );
       ws.on('close', unsubscribe);
       ws.on('error', unsubscribe);
     });

@@ -26,7 +26,9 @@ export function openDatabase({ file, migrations, onNotice }: OpenDatabaseOptions
     if (!unreadableCodes.has(code) || !existsSync(file)) throw error;
     const aside = `${file}.corrupt-${Date.now()}`;
     renameSync(file, aside);
-    onNotice?.(`The database ${file} could not be read and was set aside as ${aside}; a new one was created.`);
+    onNotice?.(
+      `The database ${file} could not be read and was set aside as ${aside}; a new one was created.`,
+    );
     return migrate(connect(file), migrations);
   }
 }

@@ -12,7 +12,9 @@ export class RecentVaults {
 
   list(): RecentVault[] {
     return this.db
-      .prepare('SELECT path, name, opened_at AS openedAt FROM recent_vaults ORDER BY opened_at DESC, rowid DESC')
+      .prepare(
+        'SELECT path, name, opened_at AS openedAt FROM recent_vaults ORDER BY opened_at DESC, rowid DESC',
+      )
       .all() as RecentVault[];
   }
 

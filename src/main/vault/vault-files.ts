@@ -37,7 +37,10 @@ export async function scanVault(root: string): Promise<VaultFiles> {
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch (error) {
-      files.skipped.push({ path: toVaultPath(root, dir), reason: `cannot be read (${(error as Error).message})` });
+      files.skipped.push({
+        path: toVaultPath(root, dir),
+        reason: `cannot be read (${(error as Error).message})`,
+      });
       return;
     }
     for (const entry of entries) {

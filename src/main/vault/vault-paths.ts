@@ -9,7 +9,10 @@ import { isIgnoredName, isInside } from './vault-files';
  */
 export async function confineToVault(root: string, vaultPath: string): Promise<string> {
   if (isAbsolute(vaultPath) || posix.isAbsolute(vaultPath) || win32.isAbsolute(vaultPath)) {
-    throw new AppError('outside-vault', `"${vaultPath}" is an absolute path; only paths inside the vault can be opened.`);
+    throw new AppError(
+      'outside-vault',
+      `"${vaultPath}" is an absolute path; only paths inside the vault can be opened.`,
+    );
   }
   const normalized = posix.normalize(vaultPath.replaceAll('\\', '/'));
   const segments = normalized.split('/');

@@ -100,7 +100,10 @@ export class VaultService {
 
   private async pick(): Promise<string | null> {
     if (!this.options.pickFolder) {
-      throw new AppError('unsupported', 'This host cannot show a folder picker; enter the folder path instead.');
+      throw new AppError(
+        'unsupported',
+        'This host cannot show a folder picker; enter the folder path instead.',
+      );
     }
     return this.options.pickFolder();
   }
@@ -112,7 +115,10 @@ export class VaultService {
     const info = await stat(absolute);
     if (!info.isFile()) throw new AppError('not-found', `"${path}" is not a file.`);
     if (info.size > maxBytes) {
-      throw new AppError('too-large', `"${path}" is ${(info.size / 1048576).toFixed(1)} MB, too large to open.`);
+      throw new AppError(
+        'too-large',
+        `"${path}" is ${(info.size / 1048576).toFixed(1)} MB, too large to open.`,
+      );
     }
     return { absolute, size: info.size, modifiedAt: info.mtime.toISOString() };
   }
@@ -130,7 +136,9 @@ export class VaultService {
         }
       }
     }
-    const paths = [...new Set(batch.filter((event) => !event.type.endsWith('Dir')).map((event) => event.path))];
+    const paths = [
+      ...new Set(batch.filter((event) => !event.type.endsWith('Dir')).map((event) => event.path)),
+    ];
     this.options.events.emit('vault:changed', { vault: this.summarize(vault), reason: 'files', paths });
   }
 

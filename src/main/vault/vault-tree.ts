@@ -12,7 +12,13 @@ export function buildTree(notes: readonly string[], attachments: readonly string
     if (existing) return existing;
     const cut = path.lastIndexOf('/');
     const parent = folderFor(cut < 0 ? '' : path.slice(0, cut));
-    const folder: FolderEntry = { kind: 'folder', name: path.slice(cut + 1), path, noteCount: 0, children: [] };
+    const folder: FolderEntry = {
+      kind: 'folder',
+      name: path.slice(cut + 1),
+      path,
+      noteCount: 0,
+      children: [],
+    };
     parent.children.push(folder);
     folders.set(path, folder);
     return folder;

@@ -27,13 +27,20 @@ export class VaultWatcher {
     const watcher = watch(root, {
       ignoreInitial: true,
       followSymlinks: false,
-      ignored: (path) => path !== root && path.slice(root.length + 1).split(sep).some(isIgnoredName),
+      ignored: (path) =>
+        path !== root &&
+        path
+          .slice(root.length + 1)
+          .split(sep)
+          .some(isIgnoredName),
     });
     this.watcher = watcher;
     for (const type of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) {
       watcher.on(type, (path: string) => this.push({ type, path: toVaultPath(root, path) }));
     }
-    watcher.on('error', (error) => this.options.onError(error instanceof Error ? error : new Error(String(error))));
+    watcher.on('error', (error) =>
+      this.options.onError(error instanceof Error ? error : new Error(String(error))),
+    );
     await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   }
 

@@ -3,7 +3,10 @@ import { createKastenApi, type KastenApi, type KastenTransport } from '../../sha
 
 const expired: Envelope<never> = {
   ok: false,
-  error: { code: 'forbidden', message: 'This page lost its access token. Open the address `kasten serve` printed again.' },
+  error: {
+    code: 'forbidden',
+    message: 'This page lost its access token. Open the address `kasten serve` printed again.',
+  },
 };
 
 async function invoke(channel: RequestChannel, input: unknown): Promise<Envelope<unknown>> {
@@ -16,7 +19,10 @@ async function invoke(channel: RequestChannel, input: unknown): Promise<Envelope
       credentials: 'same-origin',
     });
   } catch {
-    return { ok: false, error: { code: 'internal', message: 'Kasten is not reachable. Is `kasten serve` still running?' } };
+    return {
+      ok: false,
+      error: { code: 'internal', message: 'Kasten is not reachable. Is `kasten serve` still running?' },
+    };
   }
   if (response.status === 401 || response.status === 403) return expired;
   return (await response.json()) as Envelope<unknown>;
@@ -32,7 +38,10 @@ function createEventSocket() {
     socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/events`);
     socket.onopen = () => (retry = 0);
     socket.onmessage = (message) => {
-      const { channel, payload } = JSON.parse(String(message.data)) as { channel: EventChannel; payload: unknown };
+      const { channel, payload } = JSON.parse(String(message.data)) as {
+        channel: EventChannel;
+        payload: unknown;
+      };
       listeners.get(channel)?.forEach((listener) => listener(payload));
     };
     socket.onclose = () => {

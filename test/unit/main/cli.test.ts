@@ -29,13 +29,22 @@ describe('kasten CLI', () => {
   });
 
   it('exits 2 with usage for an unknown command or flag', async () => {
-    expect(await run('frobnicate')).toMatchObject({ code: 2, err: expect.stringContaining('Unknown command "frobnicate"') });
+    expect(await run('frobnicate')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('Unknown command "frobnicate"'),
+    });
     expect((await run('info', '--bogus')).code).toBe(2);
     expect((await run('serve', '--port', 'abc')).code).toBe(2);
   });
 
   it('exits 1 with a clear message when --vault is not a folder', async () => {
-    const { code, err } = await run('serve', '--vault', '/definitely/not/here', '--data-dir', '/tmp/kasten-cli-test');
+    const { code, err } = await run(
+      'serve',
+      '--vault',
+      '/definitely/not/here',
+      '--data-dir',
+      '/tmp/kasten-cli-test',
+    );
     expect(code).toBe(1);
     expect(err).toContain('is not a folder');
   });

@@ -10,7 +10,13 @@ function setup() {
     handle: (channel, listener) => void listeners.set(channel, listener),
     removeHandler: (channel) => void listeners.delete(channel),
   };
-  const readNote = vi.fn(async ({ path }: { path: string }) => ({ path, name: 'n', content: '# n', size: 3, modifiedAt: '' }));
+  const readNote = vi.fn(async ({ path }: { path: string }) => ({
+    path,
+    name: 'n',
+    content: '# n',
+    size: 3,
+    modifiedAt: '',
+  }));
   const handlers = { 'notes:read': readNote } as unknown as Handlers;
   const unregister = registerIpcHandlers(ipcMain, { handlers }, trustedPageCheck(page));
   const invoke = (channel: string, senderUrl: string | null, payload: unknown) =>
@@ -21,14 +27,20 @@ function setup() {
 describe('Electron IPC adapter', () => {
   it('passes a valid request from our page to the service', async () => {
     const { invoke, readNote } = setup();
-    await expect(invoke('notes:read', page, { path: 'a.md' })).resolves.toMatchObject({ ok: true, value: { path: 'a.md' } });
+    await expect(invoke('notes:read', page, { path: 'a.md' })).resolves.toMatchObject({
+      ok: true,
+      value: { path: 'a.md' },
+    });
     expect(readNote).toHaveBeenCalledWith({ path: 'a.md' });
   });
 
   it('rejects a payload that fails the channel schema before any service runs', async () => {
     const { invoke, readNote } = setup();
     for (const payload of [undefined, { path: 42 }, { path: '' }, { path: 'a.md', extra: true }, 'a.md']) {
-      await expect(invoke('notes:read', page, payload)).resolves.toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+      await expect(invoke('notes:read', page, payload)).resolves.toMatchObject({
+        ok: false,
+        error: { code: 'invalid-input' },
+      });
     }
     expect(readNote).not.toHaveBeenCalled();
   });
@@ -36,7 +48,10 @@ describe('Electron IPC adapter', () => {
   it('rejects a sender that is not our page', async () => {
     const { invoke, readNote } = setup();
     for (const sender of [null, 'https://evil.example/index.html', 'file:///tmp/other.html', 'not a url']) {
-      await expect(invoke('notes:read', sender, { path: 'a.md' })).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+      await expect(invoke('notes:read', sender, { path: 'a.md' })).resolves.toMatchObject({
+        ok: false,
+        error: { code: 'forbidden' },
+      });
     }
     expect(readNote).not.toHaveBeenCalled();
   });

@@ -14,7 +14,8 @@ vi.mock('electron', () => ({
   },
 }));
 
-const { createMainWindow, hardenWebContents, openExternalSafely } = await import('../../../src/main/electron-window');
+const { createMainWindow, hardenWebContents, openExternalSafely } =
+  await import('../../../src/main/electron-window');
 
 function fakeContents() {
   const events = new Map<string, (...args: unknown[]) => void>();

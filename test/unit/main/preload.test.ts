@@ -47,7 +47,8 @@ describe('preload', () => {
   it('subscribes to events and unsubscribes with the returned function', () => {
     const seen: unknown[] = [];
     const unsubscribe = kasten.vault.onChanged((change) => seen.push(change));
-    const emit = (payload: unknown) => electron.listeners.get('vault:changed')?.forEach((l) => l({}, payload));
+    const emit = (payload: unknown) =>
+      electron.listeners.get('vault:changed')?.forEach((l) => l({}, payload));
     emit({ reason: 'files' });
     unsubscribe();
     emit({ reason: 'opened' });

@@ -23,7 +23,14 @@ describe('paths are confined to the vault', () => {
   });
 
   it('refuses .., absolute paths and symlinks that leave the vault', async () => {
-    for (const path of ['../secret.md', 'sub/../../secret.md', join(base, 'secret.md'), '/etc/passwd', 'C:\\Windows\\win.ini', 'leak.md']) {
+    for (const path of [
+      '../secret.md',
+      'sub/../../secret.md',
+      join(base, 'secret.md'),
+      '/etc/passwd',
+      'C:\\Windows\\win.ini',
+      'leak.md',
+    ]) {
       await expect(confineToVault(vault, path), path).rejects.toMatchObject({ code: 'outside-vault' });
     }
   });

@@ -10,8 +10,12 @@ const request = (url: string, headers: Record<string, string> = {}) =>
 describe('browser host guard', () => {
   it('accepts the token from the URL, a Bearer header or the cookie', () => {
     expect(checkRequest(request(`/?token=${token}`), port, token)).toEqual({ ok: true, viaQuery: true });
-    expect(checkRequest(request('/api/app:info', { authorization: `Bearer ${token}` }), port, token).ok).toBe(true);
-    expect(checkRequest(request('/', { cookie: `a=b; ${tokenCookieName(port)}=${token}` }), port, token).ok).toBe(true);
+    expect(checkRequest(request('/api/app:info', { authorization: `Bearer ${token}` }), port, token).ok).toBe(
+      true,
+    );
+    expect(
+      checkRequest(request('/', { cookie: `a=b; ${tokenCookieName(port)}=${token}` }), port, token).ok,
+    ).toBe(true);
   });
 
   it('answers 401 without the right token', () => {
@@ -27,9 +31,17 @@ describe('browser host guard', () => {
 
   it('answers 403 for a foreign Origin or Host, even with the token', () => {
     const withToken = { authorization: `Bearer ${token}` };
-    expect(checkRequest(request('/', { ...withToken, origin: 'https://evil.example' }), port, token)).toMatchObject({ status: 403 });
-    expect(checkRequest(request('/', { ...withToken, origin: `http://127.0.0.1:${port + 1}` }), port, token)).toMatchObject({ status: 403 });
-    expect(checkRequest(request('/', { ...withToken, host: 'evil.example' }), port, token)).toMatchObject({ status: 403 });
-    expect(checkRequest(request('/', { ...withToken, origin: `http://localhost:${port}` }), port, token).ok).toBe(true);
+    expect(
+      checkRequest(request('/', { ...withToken, origin: 'https://evil.example' }), port, token),
+    ).toMatchObject({ status: 403 });
+    expect(
+      checkRequest(request('/', { ...withToken, origin: `http://127.0.0.1:${port + 1}` }), port, token),
+    ).toMatchObject({ status: 403 });
+    expect(checkRequest(request('/', { ...withToken, host: 'evil.example' }), port, token)).toMatchObject({
+      status: 403,
+    });
+    expect(
+      checkRequest(request('/', { ...withToken, origin: `http://localhost:${port}` }), port, token).ok,
+    ).toBe(true);
   });
 });

@@ -11,7 +11,9 @@ describe('window.kasten built from the contract', () => {
     });
     for (const channel of requestChannels) {
       const [domain, verb] = channel.split(':') as [keyof typeof api, string];
-      await (api[domain] as unknown as Record<string, (input?: unknown) => Promise<unknown>>)[verb]?.({ path: 'a.md' });
+      await (api[domain] as unknown as Record<string, (input?: unknown) => Promise<unknown>>)[verb]?.({
+        path: 'a.md',
+      });
     }
     expect(calls).toEqual(requestChannels);
   });

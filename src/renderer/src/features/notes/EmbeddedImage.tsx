@@ -27,7 +27,12 @@ export function EmbeddedImage({ path, alt, width }: { path: string; alt: string;
     };
   }, [path]);
 
-  if (state.error) return <span className="embed-missing">Image {path}: {state.error}</span>;
+  if (state.error)
+    return (
+      <span className="embed-missing">
+        Image {path}: {state.error}
+      </span>
+    );
   if (!state.url) return <span className="embed-loading" aria-busy="true" />;
   return <img className="embedded-image" src={state.url} alt={alt} width={width} />;
 }

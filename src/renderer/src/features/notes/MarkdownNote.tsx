@@ -67,7 +67,8 @@ export function MarkdownNote({ content, path, onOpenNote }: MarkdownNoteProps) {
 
   const components: Components = {
     a: ({ href, children, node: _node, ...rest }) => {
-      if (href?.startsWith(wikilinkPrefix)) return wikiLink(decodeURIComponent(href.slice(wikilinkPrefix.length)), children);
+      if (href?.startsWith(wikilinkPrefix))
+        return wikiLink(decodeURIComponent(href.slice(wikilinkPrefix.length)), children);
       const external = /^(https?:|mailto:)/i.test(href ?? '');
       return (
         <a href={href} {...rest} {...(external ? { target: '_blank', rel: 'noreferrer noopener' } : {})}>

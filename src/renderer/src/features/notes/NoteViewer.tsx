@@ -15,7 +15,10 @@ export function NoteViewer() {
     const container = body.current;
     if (!container || !note) return;
     container.scrollTop = 0;
-    const heading = subpath?.split('#').filter((part) => part && !part.startsWith('^')).at(-1);
+    const heading = subpath
+      ?.split('#')
+      .filter((part) => part && !part.startsWith('^'))
+      .at(-1);
     if (!heading) return;
     const match = [...container.querySelectorAll('h1, h2, h3, h4, h5, h6')].find(
       (element) => normalizeHeading(element.textContent ?? '') === normalizeHeading(heading),
@@ -31,7 +34,13 @@ export function NoteViewer() {
           <h2 className="note-title">{note?.name ?? path.replace(/\.md$/i, '')}</h2>
           <span className="note-path">{path}</span>
         </div>
-        <button type="button" className="icon-button" onClick={close} aria-label="Close note" title="Close note">
+        <button
+          type="button"
+          className="icon-button"
+          onClick={close}
+          aria-label="Close note"
+          title="Close note"
+        >
           ×
         </button>
       </header>
@@ -41,7 +50,11 @@ export function NoteViewer() {
             {error}
           </p>
         ) : note ? (
-          <MarkdownNote content={note.content} path={note.path} onOpenNote={(target, sub) => void open(target, sub)} />
+          <MarkdownNote
+            content={note.content}
+            path={note.path}
+            onOpenNote={(target, sub) => void open(target, sub)}
+          />
         ) : (
           <p className="muted">Loading…</p>
         )}

@@ -2,7 +2,11 @@
  * A simple stand-in for the vault resolver (which lands with the vault engine): case-insensitive,
  * `.md` optional, paths matched from the root or as a suffix, same folder → shortest → alphabetical.
  */
-export function resolveLinkTarget(target: string, candidates: readonly string[], fromPath: string): string | null {
+export function resolveLinkTarget(
+  target: string,
+  candidates: readonly string[],
+  fromPath: string,
+): string | null {
   const wanted = target.normalize('NFC').toLowerCase().replace(/\.md$/, '');
   if (wanted === '') return null;
   const stem = (path: string) => path.normalize('NFC').toLowerCase().replace(/\.md$/, '');
@@ -24,5 +28,7 @@ export function resolveLinkTarget(target: string, candidates: readonly string[],
 /** Splits `Note#Heading` into the note part and the subpath. */
 export function splitSubpath(link: string): { target: string; subpath: string | null } {
   const hash = link.indexOf('#');
-  return hash < 0 ? { target: link, subpath: null } : { target: link.slice(0, hash), subpath: link.slice(hash + 1) };
+  return hash < 0
+    ? { target: link, subpath: null }
+    : { target: link.slice(0, hash), subpath: link.slice(hash + 1) };
 }

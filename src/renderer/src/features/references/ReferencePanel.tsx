@@ -6,7 +6,10 @@ export function ReferencePanel() {
         <h2>References</h2>
       </header>
       <div className="empty-state small">
-        <p>The notes an answer used — the ones you mentioned, and the ones the assistant searched, read and cited — appear here.</p>
+        <p>
+          The notes an answer used — the ones you mentioned, and the ones the assistant searched, read and
+          cited — appear here.
+        </p>
       </div>
     </aside>
   );

@@ -12,7 +12,12 @@ function Entry({ entry, depth }: { entry: TreeEntry; depth: number }) {
   if (entry.kind === 'folder') {
     return (
       <li role="treeitem" aria-expanded={expanded} aria-selected={false}>
-        <button type="button" className="tree-row tree-folder" style={indent} onClick={() => setExpanded(!expanded)}>
+        <button
+          type="button"
+          className="tree-row tree-folder"
+          style={indent}
+          onClick={() => setExpanded(!expanded)}
+        >
           <span className="tree-caret" aria-hidden="true">
             {expanded ? '▾' : '▸'}
           </span>
@@ -29,7 +34,15 @@ function Entry({ entry, depth }: { entry: TreeEntry; depth: number }) {
       </li>
     );
   }
-  if (entry.kind === 'attachment') return null;
+  if (entry.kind === 'attachment') {
+    return (
+      <li role="treeitem" aria-selected={false}>
+        <span className="tree-row tree-attachment" style={indent} title={entry.path}>
+          <span className="tree-name">{entry.name}</span>
+        </span>
+      </li>
+    );
+  }
   const selected = openPath === entry.path;
   return (
     <li role="treeitem" aria-selected={selected}>

@@ -36,7 +36,11 @@ export const useVaultStore = create<VaultState>((set, get) => ({
   error: null,
   async load() {
     try {
-      const [tree, recent, info] = await Promise.all([kasten.vault.tree(), kasten.vault.recent(), kasten.app.info()]);
+      const [tree, recent, info] = await Promise.all([
+        kasten.vault.tree(),
+        kasten.vault.recent(),
+        kasten.app.info(),
+      ]);
       set({
         vault: tree.vault,
         entries: tree.entries,
