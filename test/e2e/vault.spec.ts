@@ -40,31 +40,32 @@ test('the sample vault opens on first start, and notes and wikilinks open in the
   await app.note('Zettelkasten method').click();
   await expect(app.viewerTitle()).toHaveText('Zettelkasten method');
   await expect(app.viewer.getByRole('heading', { name: 'Links', exact: true })).toBeVisible();
-  await expect(app.viewer.locator('img.embedded-image')).toBeVisible();
-  expect(
-    await app.viewer
-      .locator('img.embedded-image')
-      .evaluate((img: { naturalWidth: number }) => img.naturalWidth),
-  ).toBeGreaterThan(0);
+  const diagram = app.viewer.locator('img.embedded-image');
+  await expect(diagram).toBeVisible();
+  expect(await diagram.evaluate((img: { naturalWidth: number }) => img.naturalWidth)).toBe(480);
   await page.screenshot({ path: 'docs/screenshot-main.png' });
 
-  await app.wikilink('Atomic notes').first().click();
-  await expect(app.viewerTitle()).toHaveText('Atomic notes');
-  await expect(app.note('Atomic notes')).toHaveAttribute('class', /selected/);
+  await app.wikilink('Links between notes').first().click();
+  await expect(app.viewerTitle()).toHaveText('Links between notes');
+  await expect(app.note('Links between notes')).toHaveAttribute('class', /selected/);
 });
 
-test('a broken wikilink is marked and says why', async ({ page }) => {
+test('a heading link opens the note at the heading; a broken link says why', async ({ page }) => {
   const app = new AppPage(page);
   await page.goto(server.url);
-  const withBrokenLink = app.viewer.locator('a.wikilink-broken', { hasText: 'Commonplace book' });
-  for (const name of await app.tree.getByRole('button').allInnerTexts()) {
-    const button = app.note(name.trim());
-    if ((await button.count()) !== 1) continue;
-    await button.click();
-    await expect(app.viewerTitle()).toHaveText(name.trim());
-    if ((await withBrokenLink.count()) > 0) break;
-  }
-  await expect(withBrokenLink).toHaveAttribute('title', /No note named “Commonplace book”/);
+  await app.note('Atomic notes').click();
+  await app.wikilink('Zettelkasten method#Links').click();
+  await expect(app.viewerTitle()).toHaveText('Zettelkasten method');
+  await expect(app.viewer.getByRole('heading', { name: 'Links', exact: true })).toBeInViewport();
+
+  await app.note('Links between notes').click();
+  const broken = app.viewer.locator('a.wikilink-broken', { hasText: 'Commonplace book' });
+  await expect(broken).toHaveAttribute('title', /No note named “Commonplace book”/);
+  await broken.click();
+  await expect(app.viewerTitle()).toHaveText('Links between notes');
+  // Link-like text in code is not a link.
+  await expect(app.viewer.locator('code', { hasText: '[[also not a link]]' })).toBeVisible();
+  await expect(app.wikilink('not a link')).toHaveCount(0);
 });
 
 test('a vault opened by path is remembered across restarts', async ({ page }) => {

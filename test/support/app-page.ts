@@ -25,7 +25,7 @@ export class AppPage {
   }
 
   viewerTitle(): Locator {
-    return this.viewer.getByRole('heading', { level: 2 });
+    return this.viewer.locator('header').getByRole('heading', { level: 2 });
   }
 
   wikilink(text: string): Locator {

@@ -22,7 +22,7 @@ function Entry({ entry, depth }: { entry: TreeEntry; depth: number }) {
             {expanded ? '▾' : '▸'}
           </span>
           <span className="tree-name">{entry.name}</span>
-          <span className="tree-count">{entry.noteCount}</span>
+          {entry.noteCount > 0 && <span className="tree-count">{entry.noteCount}</span>}
         </button>
         {expanded && (
           <ul role="group">
