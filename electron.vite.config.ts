@@ -43,6 +43,8 @@ export default defineConfig({
     },
   },
   renderer: {
+    // Minified: 0.49 MB instead of 1.37 MB of JavaScript to load in the browser host.
+    build: { minify: true },
     plugins: [react(), cspMetaTag()],
   },
 });
