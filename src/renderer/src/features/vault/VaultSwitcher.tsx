@@ -30,7 +30,12 @@ export function VaultSwitcher() {
         {vault?.name ?? 'Open a vault'} <span aria-hidden="true">▾</span>
       </button>
       {expanded && (
-        <div className="vault-panel" role="dialog" aria-label="Open a vault">
+        <div
+          className="vault-panel"
+          role="dialog"
+          aria-label="Open a vault"
+          onKeyDown={(event) => event.key === 'Escape' && setExpanded(false)}
+        >
           {canPickFolder && (
             <button type="button" className="primary" onClick={() => void openAndClose()}>
               Choose a folder…
