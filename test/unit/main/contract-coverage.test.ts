@@ -43,7 +43,9 @@ describe('every contract channel has a handler', () => {
   });
 
   it('in the browser host', async () => {
-    const host = await startWebHost({ app: app(), rendererDir: tmpdir(), token: 'test-token' });
+    const rendererDir = mkdtempSync(join(tmpdir(), 'kasten-renderer-'));
+    cleanups.push(() => rmSync(rendererDir, { recursive: true, force: true }));
+    const host = await startWebHost({ app: app(), rendererDir, token: 'test-token' });
     cleanups.push(() => host.close());
     const post = (channel: string) =>
       fetch(`http://127.0.0.1:${host.port}/api/${channel}`, {
