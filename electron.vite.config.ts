@@ -27,6 +27,8 @@ export default defineConfig({
         input: {
           index: resolve('src/main/index.ts'),
           cli: resolve('src/main/cli.ts'),
+          // Notes are parsed in worker threads (piscina loads this file in each).
+          'parse-worker': resolve('src/main/index/parse-worker.ts'),
         },
       },
     },

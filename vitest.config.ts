@@ -9,6 +9,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['test/support/built-worker.ts'],
           testTimeout: 20_000,
         },
       },

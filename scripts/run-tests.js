@@ -1,4 +1,4 @@
-// `npm test`: lint, typecheck, unit, integration, build and end-to-end, then one totals line.
+// `npm test`: lint, typecheck, unit, build, integration and end-to-end, then one totals line.
 // Every step runs even when an earlier one failed, so one run shows everything that is wrong.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -24,8 +24,9 @@ const steps = [
   { name: 'lint', command: ['npm', ['run', '--silent', 'lint']] },
   { name: 'typecheck', command: ['npm', ['run', '--silent', 'typecheck']] },
   { name: 'unit', command: vitest('unit'), report: `${results}/unit.json` },
-  { name: 'integration', command: vitest('integration'), report: `${results}/integration.json` },
+  // Integration tests run the built parser worker, and e2e the built app.
   { name: 'build', command: ['npx', ['electron-vite', 'build']] },
+  { name: 'integration', command: vitest('integration'), report: `${results}/integration.json` },
   { name: 'e2e', command: ['npx', ['playwright', 'test']], report: `${results}/e2e.json` },
 ];
 

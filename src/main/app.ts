@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import type { Handlers } from '../shared/contract';
 import type { AppInfo, HostKind } from '../shared/domain';
 import { AppEvents } from './app-events';
+import { createParserPool } from './index/parser-pool';
+import { VaultIndex } from './index/vault-index';
 import { openAppDatabase } from './storage/app-database';
 import type { SqliteDatabase } from './storage/database';
 import { RecentVaults } from './vault/recent-vaults';
@@ -19,6 +21,8 @@ export interface AppOptions {
   pickFolder?: FolderPicker;
   /** Watch the open vault (default true). */
   watch?: boolean;
+  /** The built parser worker (`parse-worker.js`); without one notes are parsed on the main thread. */
+  parserWorker?: string;
 }
 
 /** Everything a host needs: the contract's handlers, the push events, and the lifecycle. */
@@ -26,6 +30,7 @@ export interface KastenApp {
   readonly handlers: Handlers;
   readonly events: AppEvents;
   readonly vault: VaultService;
+  readonly index: VaultIndex;
   start(): Promise<void>;
   dispose(): Promise<void>;
 }
@@ -36,9 +41,17 @@ export function createApp(options: AppOptions): KastenApp {
   const notices: string[] = [];
   const db: SqliteDatabase = openAppDatabase(options.dataDir, (notice) => notices.push(notice));
   const recent = new RecentVaults(db);
+  const pool = createParserPool(options.parserWorker ?? null);
+  const index = new VaultIndex({
+    dataDir: options.dataDir,
+    events,
+    pool,
+    onNotice: (notice) => console.warn(notice),
+  });
   const vault = new VaultService({
     events,
     recent,
+    listener: index,
     pickFolder: options.pickFolder,
     watch: options.watch ?? true,
   });
@@ -57,14 +70,28 @@ export function createApp(options: AppOptions): KastenApp {
     'vault:open': async (input) => vault.open(input?.path),
     'vault:recent': async () => recent.list(),
     'vault:tree': async () => vault.tree(),
-    'notes:read': async ({ path }) => vault.readNote(path),
+    'notes:read': async ({ path }) => {
+      const note = await vault.readNote(path);
+      return { ...note, links: index.linksIn(path, note.content) };
+    },
     'attachments:read': async ({ path }) => vault.readAttachment(path),
+    'vault:health': async () => index.health(),
+    'index:status': async () => index.status(),
+    'index:cancel': async () => {
+      index.cancel();
+      return null;
+    },
+    'search:notes': async (request) => index.search(request),
+    'search:tags': async () => index.tags(),
+    'links:outgoing': async ({ path }) => index.outgoing(path),
+    'links:backlinks': async ({ path }) => index.backlinks(path),
   };
 
   return {
     handlers,
     events,
     vault,
+    index,
     async start() {
       for (const notice of notices) console.warn(notice);
       const initial =
@@ -75,6 +102,8 @@ export function createApp(options: AppOptions): KastenApp {
     },
     async dispose() {
       await vault.dispose();
+      await index.close();
+      await pool.dispose();
       db.close();
     },
   };

@@ -8,6 +8,15 @@ import type {
   VaultSummary,
   VaultTree,
 } from './domain';
+import type {
+  IndexChange,
+  IndexProgress,
+  IndexReport,
+  ResolvedLink,
+  SearchHit,
+  TagCount,
+  VaultHealth,
+} from './index-domain';
 
 /** A request channel: its input schema, and its output type carried as a phantom. */
 export interface RequestDefinition<Input extends z.ZodType, Output> {
@@ -53,12 +62,39 @@ export const requests = {
   'notes:read': request<NoteFile>()(z.object({ path: vaultRelativePath }).strict()),
   /** An attachment's bytes (images shown in the note viewer), by vault-relative path. */
   'attachments:read': request<AttachmentFile>()(z.object({ path: vaultRelativePath }).strict()),
+  /** Broken links, ambiguous links, broken subpaths and every warning about the vault's files. */
+  'vault:health': request<VaultHealth>()(z.undefined()),
+  /** Indexing progress and the counts of the last finished pass. */
+  'index:status': request<{ progress: IndexProgress; report: IndexReport | null }>()(z.undefined()),
+  /** Stops a running index pass; the rest is picked up on the next open. */
+  'index:cancel': request<null>()(z.undefined()),
+  /** Full-text search: every word as a prefix, best matches first. */
+  'search:notes': request<SearchHit[]>()(
+    z
+      .object({
+        query: z.string().max(1000),
+        limit: z.number().int().min(1).max(200).optional(),
+        folder: z.string().max(4096).optional(),
+        tag: z.string().max(200).optional(),
+      })
+      .strict(),
+  ),
+  /** Every tag in the vault with how many notes carry it. */
+  'search:tags': request<TagCount[]>()(z.undefined()),
+  /** The links in a note, resolved. */
+  'links:outgoing': request<ResolvedLink[]>()(z.object({ path: vaultRelativePath }).strict()),
+  /** The links in other notes that point at this one, with the line they are on. */
+  'links:backlinks': request<ResolvedLink[]>()(z.object({ path: vaultRelativePath }).strict()),
 } as const;
 
 /** Every event the main process pushes. */
 export const events = {
   /** A vault was opened, or files in the open vault changed. */
   'vault:changed': event<VaultChange>(),
+  /** Indexing advanced, finished or was cancelled. */
+  'index:progress': event<IndexProgress>(),
+  /** The index applied file changes: links, backlinks and search results may differ now. */
+  'index:changed': event<IndexChange>(),
 } as const;
 
 export type RequestChannel = keyof typeof requests;

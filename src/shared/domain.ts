@@ -1,3 +1,5 @@
+import type { ResolvedLink } from './index-domain';
+
 /** Which host is serving the contract. */
 export type HostKind = 'electron' | 'web' | 'cli';
 
@@ -17,6 +19,8 @@ export interface VaultSummary {
   path: string;
   noteCount: number;
   attachmentCount: number;
+  /** The folder disappeared (deleted or unplugged) while open; the index is kept for its return. */
+  missing: boolean;
 }
 
 export interface RecentVault {
@@ -60,6 +64,8 @@ export interface NoteFile {
   content: string;
   size: number;
   modifiedAt: string;
+  /** The wikilinks, embeds and Markdown links in `content`, resolved against the vault. */
+  links: ResolvedLink[];
 }
 
 export interface AttachmentFile {
@@ -72,7 +78,7 @@ export interface AttachmentFile {
 
 export interface VaultChange {
   vault: VaultSummary;
-  reason: 'opened' | 'files';
+  reason: 'opened' | 'files' | 'missing';
   /** Vault-relative paths that were added, changed or removed (empty when opened). */
   paths: string[];
 }

@@ -92,7 +92,9 @@ describe('live updates from the real watcher', () => {
     const ws = workspace('basic');
     const app = await started({ dataDir: ws.dataDir, vault: ws.vault });
     const changes: VaultChange[] = [];
-    app.events.subscribe((_channel, payload) => changes.push(payload as VaultChange));
+    app.events.subscribe((channel, payload) => {
+      if (channel === 'vault:changed') changes.push(payload as VaultChange);
+    });
     const seen = (path: string) => () => changes.some((change) => change.paths.includes(path));
 
     writeFileSync(join(ws.vault, 'New idea.md'), '# New idea');

@@ -115,11 +115,15 @@ describe('browser host over real HTTP', () => {
     await new Promise((resolve) => socket.once('open', resolve));
     writeFileSync(join(workspace.vault, 'Fresh.md'), '# Fresh');
     await waitFor(
-      () => received.some((event) => event.payload.paths.includes('Fresh.md')),
+      () =>
+        received.some(
+          (event) => event.channel === 'vault:changed' && event.payload.paths.includes('Fresh.md'),
+        ),
       5000,
       'vault:changed',
     );
     socket.close();
-    expect(received.at(-1)).toMatchObject({ channel: 'vault:changed', payload: { vault: { noteCount: 4 } } });
+    const vaultChanges = received.filter((event) => event.channel === 'vault:changed');
+    expect(vaultChanges.at(-1)).toMatchObject({ payload: { vault: { noteCount: 4 } } });
   });
 });

@@ -7,6 +7,8 @@ export interface RunningServer {
   url: string;
   origin: string;
   dataDir: string;
+  /** Process id of the host, e.g. to read its peak memory. */
+  pid: number;
   output: () => string;
   /** Stops the host; the data directory it created goes too unless `keepData`. */
   stop(options?: { keepData?: boolean }): Promise<void>;
@@ -46,6 +48,7 @@ export async function startKastenServer(
     url,
     origin: new URL(url).origin,
     dataDir,
+    pid: child.pid ?? 0,
     output: () => log,
     async stop({ keepData = false } = {}) {
       if (child.exitCode === null) {

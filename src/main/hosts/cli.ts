@@ -4,11 +4,14 @@ import { parseArgs } from 'node:util';
 import { createApp } from '../app';
 import { resolveDataDir } from '../data-dir';
 import { version } from '../version';
+import { runVaultCommand, vaultCommandUsage } from './cli-vault-commands';
 import { startWebHost } from './web';
 
 export interface CliEnvironment {
   rendererDir: string;
   resourcesDir: string;
+  /** The built parser worker; without one, notes are parsed on the main thread. */
+  parserWorker?: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   /** Resolves when the process is asked to stop (Ctrl+C); `serve` runs until then. */
@@ -20,8 +23,10 @@ const usage = `Kasten ${version} — chat with your Markdown vault.
 Usage:
   kasten serve [--vault PATH] [--port N] [--data-dir DIR]   run the browser host on 127.0.0.1
   kasten info [--data-dir DIR] [--json]                     version, platform and data directory
+${vaultCommandUsage}
   kasten --help                                             this text
 
+Every command accepts --data-dir DIR. Paths printed are relative to the vault, with "/".
 Data directory: --data-dir, else $KASTEN_DATA_DIR, else the platform's app-data folder.
 Exit codes: 0 success, 1 failure, 2 wrong usage.`;
 
@@ -49,6 +54,8 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
         json: { type: 'boolean' },
         vault: { type: 'string' },
         port: { type: 'string' },
+        broken: { type: 'boolean' },
+        limit: { type: 'string' },
         'data-dir': { type: 'string' },
       },
     });
@@ -61,8 +68,9 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
     env.stdout(values.version ? version : usage);
     return 0;
   }
-  if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}".`);
   const dataDir = resolveDataDir(values['data-dir']);
+  if (isVaultCommand(command)) return vaultCommand(command, rest, values, dataDir, env);
+  if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}".`);
 
   if (command === 'info') {
     const info = { name: 'Kasten', version, node: process.version, platform: process.platform, dataDir };
@@ -77,6 +85,35 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
   throw new UsageError(`Unknown command "${command}".`);
 }
 
+const vaultCommands = ['index', 'links', 'search', 'backlinks'] as const;
+const subjects: Record<string, string> = { search: 'a query', backlinks: 'a note' };
+
+function isVaultCommand(command: string): command is (typeof vaultCommands)[number] {
+  return (vaultCommands as readonly string[]).includes(command);
+}
+
+function vaultCommand(
+  command: (typeof vaultCommands)[number],
+  rest: string[],
+  values: { json?: boolean; broken?: boolean; limit?: string },
+  dataDir: string,
+  env: CliEnvironment,
+): Promise<number> {
+  const [vault, subject, extra] = rest;
+  const subjectName = subjects[command];
+  if (vault === undefined) throw new UsageError(`kasten ${command} needs the vault folder.`);
+  if (subjectName && subject === undefined) throw new UsageError(`kasten ${command} needs ${subjectName}.`);
+  const unexpected = subjectName ? extra : subject;
+  if (unexpected !== undefined) throw new UsageError(`Unexpected argument "${unexpected}".`);
+  const limit = values.limit === undefined ? 20 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200)
+    throw new UsageError(`--limit must be 1–200, not "${values.limit}".`);
+  return runVaultCommand(
+    { command, vault, subject, json: values.json ?? false, broken: values.broken ?? false, limit },
+    { dataDir, resourcesDir: env.resourcesDir, parserWorker: env.parserWorker, stdout: env.stdout },
+  );
+}
+
 async function serve(
   values: { vault?: string; port?: string },
   dataDir: string,
@@ -89,7 +126,14 @@ async function serve(
   if (vault !== undefined && !(await stat(vault).catch(() => null))?.isDirectory()) {
     throw new Error(`--vault ${vault} is not a folder.`);
   }
-  const app = createApp({ host: 'web', version, dataDir, resourcesDir: env.resourcesDir, vault });
+  const app = createApp({
+    host: 'web',
+    version,
+    dataDir,
+    resourcesDir: env.resourcesDir,
+    vault,
+    parserWorker: env.parserWorker,
+  });
   try {
     await app.start();
     const host = await startWebHost({ app, rendererDir: env.rendererDir, port });

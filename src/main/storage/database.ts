@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -12,18 +12,29 @@ export interface OpenDatabaseOptions {
   migrations: readonly Migration[];
   /** Called with a user-facing message when the file had to be set aside and started afresh. */
   onNotice?: (message: string) => void;
+  /**
+   * The file only holds data derived from elsewhere (a vault's index): when it is unreadable or its schema
+   * is not this build's, it is deleted and rebuilt instead of set aside or migrated.
+   */
+  derived?: boolean;
 }
 
 const unreadableCodes = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
 
 /** Opens (creating if needed) a WAL-mode database and applies pending migrations in one transaction. */
-export function openDatabase({ file, migrations, onNotice }: OpenDatabaseOptions): SqliteDatabase {
+export function openDatabase({ file, migrations, onNotice, derived }: OpenDatabaseOptions): SqliteDatabase {
   mkdirSync(dirname(file), { recursive: true });
   try {
+    if (derived) return openDerived(file, migrations, onNotice);
     return migrate(connect(file), migrations);
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
     if (!unreadableCodes.has(code) || !existsSync(file)) throw error;
+    if (derived) {
+      removeDatabaseFiles(file);
+      onNotice?.(`The index ${file} could not be read; it is being rebuilt from the vault.`);
+      return migrate(connect(file), migrations);
+    }
     const aside = `${file}.corrupt-${Date.now()}`;
     renameSync(file, aside);
     onNotice?.(
@@ -31,6 +42,22 @@ export function openDatabase({ file, migrations, onNotice }: OpenDatabaseOptions
     );
     return migrate(connect(file), migrations);
   }
+}
+
+function openDerived(file: string, migrations: readonly Migration[], onNotice?: (message: string) => void) {
+  const db = connect(file);
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version === 0 || version === migrations.length) return migrate(db, migrations);
+  db.close();
+  removeDatabaseFiles(file);
+  onNotice?.(
+    `The index ${file} was built by another version of Kasten (schema ${version}); it is being rebuilt.`,
+  );
+  return migrate(connect(file), migrations);
+}
+
+function removeDatabaseFiles(file: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
 }
 
 function connect(file: string): SqliteDatabase {

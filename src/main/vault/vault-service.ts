@@ -5,7 +5,7 @@ import { AppError } from '../app-error';
 import type { AppEvents } from '../app-events';
 import { mimeTypeOf } from './attachment-types';
 import type { RecentVaults } from './recent-vaults';
-import { isIgnoredName, isNotePath, scanVault } from './vault-files';
+import { isIgnoredName, isNotePath, scanVault, type VaultFiles } from './vault-files';
 import { confineToVault } from './vault-paths';
 import { buildTree } from './vault-tree';
 import { VaultWatcher, type FileEvent } from './vault-watcher';
@@ -13,9 +13,17 @@ import { VaultWatcher, type FileEvent } from './vault-watcher';
 /** Asks the user for a folder (the desktop's native dialog); resolves null when cancelled. */
 export type FolderPicker = () => Promise<string | null>;
 
+/** What keeps a derived view of the vault (the index) in step with its files. */
+export interface VaultListener {
+  open(root: string, files: VaultFiles): Promise<unknown>;
+  applyChanges(batch: FileEvent[]): Promise<void>;
+  close(): Promise<void>;
+}
+
 export interface VaultServiceOptions {
   events: AppEvents;
   recent: RecentVaults;
+  listener?: VaultListener;
   pickFolder?: FolderPicker;
   /** Watch the open vault for changes (off for one-shot CLI commands). */
   watch: boolean;
@@ -30,7 +38,11 @@ interface OpenVault {
   notes: Set<string>;
   attachments: Set<string>;
   watcher: VaultWatcher | null;
+  /** The folder disappeared (deleted, unplugged) while open. */
+  missing: boolean;
 }
+
+export type NoteSource = Omit<NoteFile, 'links'>;
 
 /** The open vault: its files, live updates, and reading notes and attachments safely. */
 export class VaultService {
@@ -55,12 +67,16 @@ export class VaultService {
       notes: new Set(files.notes),
       attachments: new Set(files.attachments),
       watcher: null,
+      missing: false,
     };
     this.vault = vault;
+    this.options.listener?.open(root, files).catch((error: Error) => {
+      if (error.name !== 'AbortError') console.error(`Indexing ${root} failed: ${error.message}`);
+    });
     if (this.options.watch) {
       vault.watcher = new VaultWatcher({
         root,
-        onBatch: (batch) => this.apply(vault, batch),
+        onBatch: (batch) => void this.apply(vault, batch),
         onError: (error) => console.error(`Watching ${root} failed: ${error.message}`),
       });
       await vault.watcher.start();
@@ -81,7 +97,7 @@ export class VaultService {
     return { vault: this.summarize(vault), entries: buildTree([...vault.notes], [...vault.attachments]) };
   }
 
-  async readNote(path: string): Promise<NoteFile> {
+  async readNote(path: string): Promise<NoteSource> {
     if (!isNotePath(path)) throw new AppError('invalid-input', `"${path}" is not a Markdown note.`);
     const { absolute, size, modifiedAt } = await this.locate(path, maxNoteBytes);
     const content = (await readFile(absolute, 'utf8')).replace(/^\uFEFF/, '');
@@ -123,10 +139,25 @@ export class VaultService {
     return { absolute, size: info.size, modifiedAt: info.mtime.toISOString() };
   }
 
-  private apply(vault: OpenVault, batch: FileEvent[]): void {
+  private async apply(vault: OpenVault, received: FileEvent[]): Promise<void> {
     if (this.vault !== vault) return;
+    const missing = !(await stat(vault.root).catch(() => null))?.isDirectory();
+    if (this.vault !== vault) return;
+    if (missing !== vault.missing) {
+      vault.missing = missing;
+      if (missing) {
+        // Keep the index as it is: the folder may come back (a drive plugged in again).
+        this.options.events.emit('vault:changed', {
+          vault: this.summarize(vault),
+          reason: 'missing',
+          paths: [],
+        });
+        return;
+      }
+    }
+    if (missing) return;
+    const batch = received.filter(({ path }) => !path.split('/').some(isIgnoredName));
     for (const { type, path } of batch) {
-      if (path.split('/').some(isIgnoredName)) continue;
       const files = isNotePath(path) ? vault.notes : vault.attachments;
       if (type === 'add') files.add(path);
       else if (type === 'unlink') files.delete(path);
@@ -140,6 +171,9 @@ export class VaultService {
       ...new Set(batch.filter((event) => !event.type.endsWith('Dir')).map((event) => event.path)),
     ];
     this.options.events.emit('vault:changed', { vault: this.summarize(vault), reason: 'files', paths });
+    await this.options.listener?.applyChanges(batch).catch((error: Error) => {
+      console.error(`Updating the index of ${vault.root} failed: ${error.message}`);
+    });
   }
 
   private summarize(vault: OpenVault): VaultSummary {
@@ -148,12 +182,15 @@ export class VaultService {
       path: vault.root,
       noteCount: vault.notes.size,
       attachmentCount: vault.attachments.size,
+      missing: vault.missing,
     };
   }
 
   private async close(): Promise<void> {
     const watcher = this.vault?.watcher;
+    const wasOpen = this.vault !== null;
     this.vault = null;
     await watcher?.dispose();
+    if (wasOpen) await this.options.listener?.close();
   }
 }

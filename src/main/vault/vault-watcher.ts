@@ -2,16 +2,23 @@ import { watch, type FSWatcher } from 'chokidar';
 import { sep } from 'node:path';
 import { isIgnoredName, toVaultPath } from './vault-files';
 
-export type FileEvent = { type: 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir'; path: string };
+export interface FileEvent {
+  type: 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir';
+  path: string;
+  /** When the watcher reported it (`Date.now()`), to measure how fast the index follows. */
+  at: number;
+}
 
 export interface VaultWatcherOptions {
   root: string;
   /** Receives coalesced batches of events in arrival order. */
   onBatch: (events: FileEvent[]) => void;
   onError: (error: Error) => void;
-  /** Quiet time before a batch is delivered; bursts such as a `git checkout` arrive as one batch. */
+  /** Quiet time before a batch is delivered; bursts such as a `git checkout` arrive as few batches. */
   debounceMs?: number;
 }
+
+const maxWaitMs = 1000;
 
 /** Watches a vault folder with chokidar and delivers debounced batches of vault-relative events. */
 export class VaultWatcher {
@@ -36,7 +43,7 @@ export class VaultWatcher {
     });
     this.watcher = watcher;
     for (const type of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) {
-      watcher.on(type, (path: string) => this.push({ type, path: toVaultPath(root, path) }));
+      watcher.on(type, (path: string) => this.push({ type, path: toVaultPath(root, path), at: Date.now() }));
     }
     watcher.on('error', (error) =>
       this.options.onError(error instanceof Error ? error : new Error(String(error))),
@@ -47,7 +54,10 @@ export class VaultWatcher {
   private push(event: FileEvent): void {
     this.pending.push(event);
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.flush(), this.options.debounceMs ?? 75);
+    // A long burst is still delivered every maxWaitMs rather than only once it ends.
+    const waited = Date.now() - (this.pending[0]?.at ?? Date.now());
+    const delay = Math.max(0, Math.min(this.options.debounceMs ?? 40, maxWaitMs - waited));
+    this.timer = setTimeout(() => this.flush(), delay);
   }
 
   private flush(): void {

@@ -1,0 +1,319 @@
+import type { IndexWarning, LinkStatus, ResolvedLink } from '../../shared/index-domain';
+import type { ResolverNote } from '../../shared/links/link-resolver';
+import { linkOccurrences } from '../../shared/markdown/note-links';
+import type { SqliteDatabase } from '../storage/database';
+import type { ParsedNote } from './parsed-note';
+
+export interface FileState {
+  size: number;
+  mtimeMs: number;
+  hash: string;
+}
+
+/** A link as the resolver needs it. */
+export interface LinkToResolve {
+  id: number;
+  source: string;
+  target: string;
+  subpath: string | null;
+}
+
+export interface LinkResolutionRow {
+  id: number;
+  resolved: string | null;
+  status: LinkStatus;
+  candidates: string[];
+  viaAlias: boolean;
+  subpathLine: number | null;
+  reason: string | null;
+}
+
+interface LinkRow {
+  source: string;
+  line: number;
+  col: number;
+  raw: string;
+  kind: string;
+  embed: number;
+  target: string;
+  subpath: string | null;
+  display: string | null;
+  resolved: string | null;
+  status: string;
+  candidates: string | null;
+  via_alias: number;
+  subpath_line: number | null;
+  reason: string | null;
+  context: string;
+}
+
+const linkColumns = `n.path AS source, l.line, l.col, l.raw, l.kind, l.embed, l.target, l.subpath, l.display,
+  l.resolved, l.status, l.candidates, l.via_alias, l.subpath_line, l.reason, l.context`;
+
+/** The SQL behind a vault's index: writes parsed notes, reads links, backlinks and health. */
+export class IndexStore {
+  private readonly statements;
+
+  constructor(
+    readonly db: SqliteDatabase,
+    private readonly linkKey: (target: string, fromPath: string) => string,
+  ) {
+    this.statements = {
+      noteId: db.prepare<[string], { id: number }>('SELECT id FROM notes WHERE path = ?'),
+      deleteNote: db.prepare('DELETE FROM notes WHERE id = ?'),
+      deleteFts: db.prepare('DELETE FROM notes_fts WHERE rowid = ?'),
+      deleteNoteWarnings: db.prepare("DELETE FROM warnings WHERE path = ? AND kind = 'note'"),
+      insertNote: db.prepare(
+        `INSERT INTO notes (path, title, lead, word_count, size, mtime_ms, hash)
+         VALUES (@path, @title, @lead, @wordCount, @size, @mtimeMs, @hash)`,
+      ),
+      insertHeading: db.prepare('INSERT INTO headings (note_id, level, text, line) VALUES (?, ?, ?, ?)'),
+      insertBlock: db.prepare('INSERT INTO blocks (note_id, block_id, line) VALUES (?, ?, ?)'),
+      insertTag: db.prepare('INSERT INTO tags (note_id, tag, tag_key) VALUES (?, ?, ?)'),
+      insertAlias: db.prepare('INSERT INTO aliases (note_id, alias) VALUES (?, ?)'),
+      insertLink: db.prepare(
+        `INSERT INTO links (note_id, kind, embed, line, col, raw, target, subpath, display, link_key, status, context)
+         VALUES (@noteId, @kind, @embed, @line, @col, @raw, @target, @subpath, @display, @linkKey, 'broken', @context)`,
+      ),
+      insertFts: db.prepare(
+        'INSERT INTO notes_fts (rowid, title, aliases, headings, body) VALUES (?, ?, ?, ?, ?)',
+      ),
+      insertWarning: db.prepare('INSERT INTO warnings (path, message, kind) VALUES (?, ?, ?)'),
+      touchNote: db.prepare('UPDATE notes SET size = ?, mtime_ms = ? WHERE path = ?'),
+      upsertAttachment: db.prepare(
+        `INSERT INTO attachments (path, size, mtime_ms) VALUES (?, ?, ?)
+         ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms`,
+      ),
+      deleteAttachment: db.prepare('DELETE FROM attachments WHERE path = ?'),
+      updateResolution: db.prepare(
+        `UPDATE links SET resolved = @resolved, status = @status, candidates = @candidates,
+           via_alias = @viaAlias, subpath_line = @subpathLine, reason = @reason WHERE id = @id`,
+      ),
+    };
+  }
+
+  noteStates(): Map<string, FileState> {
+    const rows = this.db
+      .prepare<[], FileState & { path: string }>('SELECT path, size, mtime_ms AS mtimeMs, hash FROM notes')
+      .all();
+    return new Map(rows.map(({ path, ...state }) => [path, state]));
+  }
+
+  attachmentStates(): Map<string, { size: number; mtimeMs: number }> {
+    const rows = this.db
+      .prepare<[], { path: string; size: number; mtimeMs: number }>(
+        'SELECT path, size, mtime_ms AS mtimeMs FROM attachments',
+      )
+      .all();
+    return new Map(rows.map(({ path, ...state }) => [path, state]));
+  }
+
+  /** Everything the link resolver needs about every note, in three queries. */
+  resolverNotes(): ResolverNote[] {
+    const notes = new Map<number, ResolverNote>();
+    for (const { id, path } of this.db
+      .prepare<[], { id: number; path: string }>('SELECT id, path FROM notes')
+      .all())
+      notes.set(id, { path, aliases: [], headings: [], blocks: [] });
+    const aliases = this.db.prepare<[], { note_id: number; alias: string }>(
+      'SELECT note_id, alias FROM aliases',
+    );
+    for (const row of aliases.iterate()) notes.get(row.note_id)?.aliases.push(row.alias);
+    const headings = this.db.prepare<[], { note_id: number; level: number; text: string; line: number }>(
+      'SELECT note_id, level, text, line FROM headings ORDER BY note_id, line',
+    );
+    for (const { note_id, ...heading } of headings.iterate()) notes.get(note_id)?.headings.push(heading);
+    const blocks = this.db.prepare<[], { note_id: number; id: string; line: number }>(
+      'SELECT note_id, block_id AS id, line FROM blocks ORDER BY note_id, line',
+    );
+    for (const { note_id, ...block } of blocks.iterate()) notes.get(note_id)?.blocks.push(block);
+    return [...notes.values()];
+  }
+
+  /** Replaces everything indexed for the note at `note.path`. Call inside a transaction. */
+  writeNote(note: ParsedNote): void {
+    this.deleteNote(note.path);
+    const { facts } = note;
+    const id = Number(
+      this.statements.insertNote.run({
+        path: note.path,
+        title: facts.title,
+        lead: facts.lead,
+        wordCount: facts.wordCount,
+        size: note.size,
+        mtimeMs: note.mtimeMs,
+        hash: note.hash,
+      }).lastInsertRowid,
+    );
+    const s = this.statements;
+    for (const heading of facts.headings) s.insertHeading.run(id, heading.level, heading.text, heading.line);
+    for (const block of facts.blocks) s.insertBlock.run(id, block.id, block.line);
+    for (const tag of facts.tags) s.insertTag.run(id, tag, tag.toLowerCase());
+    for (const alias of facts.aliases) s.insertAlias.run(id, alias);
+    const links = linkOccurrences(facts);
+    links.forEach((link, index) =>
+      s.insertLink.run({
+        noteId: id,
+        kind: link.kind,
+        embed: link.embed ? 1 : 0,
+        line: link.line,
+        col: link.column,
+        raw: link.raw,
+        target: link.target,
+        subpath: link.subpath,
+        display: link.display,
+        linkKey: this.linkKey(link.target, note.path),
+        context: note.linkContexts[index] ?? '',
+      }),
+    );
+    s.insertFts.run(
+      id,
+      facts.title,
+      facts.aliases.join('\n'),
+      facts.headings.map((heading) => heading.text).join('\n'),
+      facts.text,
+    );
+    for (const message of facts.warnings) s.insertWarning.run(note.path, message, 'note');
+  }
+
+  /** Removes a note and everything derived from it; returns whether it was indexed. */
+  deleteNote(path: string): boolean {
+    const s = this.statements;
+    s.deleteNoteWarnings.run(path);
+    const row = s.noteId.get(path);
+    if (!row) return false;
+    s.deleteFts.run(row.id);
+    s.deleteNote.run(row.id);
+    return true;
+  }
+
+  touchNote(path: string, size: number, mtimeMs: number): void {
+    this.statements.touchNote.run(size, mtimeMs, path);
+  }
+
+  upsertAttachment(path: string, size: number, mtimeMs: number): void {
+    this.statements.upsertAttachment.run(path, size, mtimeMs);
+  }
+
+  deleteAttachment(path: string): void {
+    this.statements.deleteAttachment.run(path);
+  }
+
+  /** Warnings found while scanning (not parsing) replace the previous scan's. */
+  replaceFileWarnings(warnings: IndexWarning[]): void {
+    this.db.prepare("DELETE FROM warnings WHERE kind = 'file'").run();
+    for (const { path, message } of warnings) this.statements.insertWarning.run(path, message, 'file');
+  }
+
+  addFileWarning(warning: IndexWarning): void {
+    this.db.prepare("DELETE FROM warnings WHERE path = ? AND kind = 'file'").run(warning.path);
+    this.statements.insertWarning.run(warning.path, warning.message, 'file');
+  }
+
+  clearFileWarning(path: string): void {
+    this.db.prepare("DELETE FROM warnings WHERE path = ? AND kind = 'file'").run(path);
+  }
+
+  /** Links whose resolution may change: their key is affected, they point at a changed file, or all. */
+  linksToResolve(scope: { keys: Iterable<string>; paths: Iterable<string> } | 'all'): LinkToResolve[] {
+    const select = `SELECT l.id, n.path AS source, l.target, l.subpath FROM links l JOIN notes n ON n.id = l.note_id`;
+    if (scope === 'all') return this.db.prepare<[], LinkToResolve>(select).all();
+    const keys = JSON.stringify([...new Set(scope.keys)]);
+    const paths = JSON.stringify([...new Set(scope.paths)]);
+    return this.db
+      .prepare<[string, string, string], LinkToResolve>(
+        `${select} WHERE l.link_key IN (SELECT value FROM json_each(?))
+           OR l.resolved IN (SELECT value FROM json_each(?))
+           OR n.path IN (SELECT value FROM json_each(?))`,
+      )
+      .all(keys, paths, paths);
+  }
+
+  updateResolutions(rows: LinkResolutionRow[]): void {
+    for (const row of rows) {
+      this.statements.updateResolution.run({
+        ...row,
+        candidates: row.candidates.length > 0 ? JSON.stringify(row.candidates) : null,
+        viaAlias: row.viaAlias ? 1 : 0,
+      });
+    }
+  }
+
+  counts() {
+    return this.db
+      .prepare<
+        [],
+        {
+          notes: number;
+          attachments: number;
+          links: number;
+          broken: number;
+          ambiguous: number;
+          brokenSubpaths: number;
+        }
+      >(
+        `SELECT (SELECT count(*) FROM notes) AS notes,
+                (SELECT count(*) FROM attachments) AS attachments,
+                (SELECT count(*) FROM links) AS links,
+                (SELECT count(*) FROM links WHERE status = 'broken') AS broken,
+                (SELECT count(*) FROM links WHERE status = 'ambiguous') AS ambiguous,
+                (SELECT count(*) FROM links WHERE status = 'broken-subpath') AS brokenSubpaths`,
+      )
+      .get()!;
+  }
+
+  warnings(): IndexWarning[] {
+    return this.db.prepare<[], IndexWarning>('SELECT path, message FROM warnings ORDER BY path, rowid').all();
+  }
+
+  /** Every link, in source order; only those with a status in `statuses` when given. */
+  links(statuses?: LinkStatus[]): ResolvedLink[] {
+    const where = statuses ? `WHERE l.status IN (SELECT value FROM json_each(?))` : '';
+    const statement = this.db.prepare<unknown[], LinkRow>(
+      `SELECT ${linkColumns} FROM links l JOIN notes n ON n.id = l.note_id ${where} ORDER BY n.path, l.line, l.col`,
+    );
+    const rows = statuses ? statement.all(JSON.stringify(statuses)) : statement.all();
+    return rows.map(toResolvedLink);
+  }
+
+  outgoing(path: string): ResolvedLink[] {
+    return this.db
+      .prepare<[string], LinkRow>(
+        `SELECT ${linkColumns} FROM links l JOIN notes n ON n.id = l.note_id WHERE n.path = ? ORDER BY l.line, l.col`,
+      )
+      .all(path)
+      .map(toResolvedLink);
+  }
+
+  /** Links from other notes (and from the note itself) that resolve to `path`. */
+  backlinks(path: string): ResolvedLink[] {
+    return this.db
+      .prepare<[string], LinkRow>(
+        `SELECT ${linkColumns} FROM links l JOIN notes n ON n.id = l.note_id
+         WHERE l.resolved = ? AND l.status != 'broken' ORDER BY n.path, l.line, l.col`,
+      )
+      .all(path)
+      .map(toResolvedLink);
+  }
+}
+
+function toResolvedLink(row: LinkRow): ResolvedLink {
+  return {
+    source: row.source,
+    line: row.line,
+    column: row.col,
+    raw: row.raw,
+    kind: row.kind === 'markdown' ? 'markdown' : 'wikilink',
+    embed: row.embed === 1,
+    target: row.target,
+    subpath: row.subpath,
+    display: row.display,
+    resolved: row.resolved,
+    status: row.status as LinkStatus,
+    candidates: row.candidates ? (JSON.parse(row.candidates) as string[]) : [],
+    viaAlias: row.via_alias === 1,
+    subpathLine: row.subpath_line,
+    reason: row.reason,
+    context: row.context,
+  };
+}

@@ -1,0 +1,190 @@
+import { availableParallelism } from 'node:os';
+import type { IndexProgress } from '../../shared/index-domain';
+import type { VaultLinkResolver } from '../../shared/links/link-resolver';
+import type { FileState, IndexStore, LinkResolutionRow } from './index-store';
+import type { ParseOutcome } from './parsed-note';
+import type { ParserPool } from './parser-pool';
+
+export interface FileStat {
+  size: number;
+  mtimeMs: number;
+}
+
+export interface IndexUpdateOptions {
+  root: string;
+  store: IndexStore;
+  resolver: VaultLinkResolver;
+  aliases: Map<string, string[]>;
+  pool: ParserPool;
+  signal: AbortSignal;
+  /** Re-resolve every link at the end rather than only those the changes can affect. */
+  full: boolean;
+  fileKeys: (path: string, aliases: string[]) => string[];
+  onProgress: (progress: IndexProgress) => void;
+}
+
+const notesPerTask = 32;
+const tasksInFlight = Math.max(2, availableParallelism() * 2);
+const resolutionsPerTransaction = 4000;
+const progressEveryMs = 100;
+
+/**
+ * One pass over a set of changed files: deletes, parses (in the worker pool) and writes notes, then
+ * re-resolves exactly the links those changes can affect. Writes happen in short transactions between
+ * awaits, so requests keep being answered while a large vault is indexed.
+ */
+export class IndexUpdate {
+  readonly changedPaths = new Set<string>();
+  private readonly keys = new Set<string>();
+  /** Content hash of every note parsed in this pass. */
+  readonly parsedHashes = new Map<string, string>();
+  private lastProgress = 0;
+
+  constructor(private readonly options: IndexUpdateOptions) {}
+
+  deleteNotes(paths: string[]): void {
+    if (paths.length === 0) return;
+    const { store, resolver, aliases } = this.options;
+    store.db.transaction(() => {
+      for (const path of paths) {
+        this.noteKeysChanged(path);
+        store.deleteNote(path);
+        resolver.removeNote(path);
+        aliases.delete(path);
+      }
+    })();
+  }
+
+  deleteAttachments(paths: string[]): void {
+    if (paths.length === 0) return;
+    const { store, resolver } = this.options;
+    store.db.transaction(() => {
+      for (const path of paths) {
+        this.attachmentChanged(path);
+        store.deleteAttachment(path);
+        resolver.removeAttachment(path);
+      }
+    })();
+  }
+
+  upsertAttachments(entries: [string, FileStat][]): void {
+    if (entries.length === 0) return;
+    const { store, resolver } = this.options;
+    store.db.transaction(() => {
+      for (const [path, { size, mtimeMs }] of entries) {
+        this.attachmentChanged(path);
+        store.upsertAttachment(path, size, mtimeMs);
+        resolver.addAttachment(path);
+      }
+    })();
+  }
+
+  /** Parses `paths` in the pool and writes each note; returns how many were parsed. */
+  async parseNotes(paths: string[], known: Map<string, FileState>): Promise<number> {
+    const { pool, root, signal } = this.options;
+    const total = paths.length;
+    const started = performance.now();
+    let done = 0;
+    this.report({ state: 'indexing', done, total, etaMs: null }, true);
+    const tasks: string[][] = [];
+    for (let start = 0; start < total; start += notesPerTask)
+      tasks.push(paths.slice(start, start + notesPerTask));
+
+    let next = 0;
+    const worker = async () => {
+      while (next < tasks.length) {
+        const task = tasks[next++]!;
+        const outcomes = await pool.parse({ root, paths: task }, signal);
+        signal.throwIfAborted();
+        this.write(outcomes, known);
+        done += task.length;
+        const elapsed = performance.now() - started;
+        const etaMs = done >= 64 ? Math.round((elapsed / done) * (total - done)) : null;
+        this.report({ state: 'indexing', done, total, etaMs }, done === total);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(tasksInFlight, tasks.length) }, worker));
+    } catch (error) {
+      if (!signal.aborted) throw error;
+      this.finish();
+      this.report({ state: 'cancelled', done, total, etaMs: null }, true);
+      throw error;
+    }
+    return total;
+  }
+
+  /** Re-resolves the links the changes can affect, and reports the pass as done. */
+  finish(): void {
+    const { store, resolver, full } = this.options;
+    const links = store.linksToResolve(full ? 'all' : { keys: this.keys, paths: this.changedPaths });
+    for (let start = 0; start < links.length; start += resolutionsPerTransaction) {
+      const rows: LinkResolutionRow[] = links.slice(start, start + resolutionsPerTransaction).map((link) => {
+        const resolution = resolver.resolve(link, link.source);
+        return {
+          id: link.id,
+          resolved: resolution.path,
+          status: resolution.status,
+          candidates: resolution.candidates,
+          viaAlias: resolution.viaAlias,
+          subpathLine: resolution.subpathLine,
+          reason: resolution.reason,
+        };
+      });
+      store.db.transaction(() => store.updateResolutions(rows))();
+    }
+    if (!this.options.signal.aborted) this.report({ state: 'idle', done: 0, total: 0, etaMs: null }, true);
+  }
+
+  private write(outcomes: ParseOutcome[], known: Map<string, FileState>): void {
+    const { store, resolver, aliases, full } = this.options;
+    store.db.transaction(() => {
+      for (const outcome of outcomes) {
+        if (!outcome.ok) {
+          if (outcome.vanished) {
+            if (store.deleteNote(outcome.path)) {
+              this.noteKeysChanged(outcome.path);
+              resolver.removeNote(outcome.path);
+              aliases.delete(outcome.path);
+            }
+          } else {
+            store.addFileWarning({ path: outcome.path, message: outcome.message });
+          }
+          continue;
+        }
+        const { note } = outcome;
+        this.parsedHashes.set(note.path, note.hash);
+        store.clearFileWarning(note.path);
+        const before = known.get(note.path);
+        if (!full && before?.hash === note.hash) {
+          store.touchNote(note.path, note.size, note.mtimeMs);
+          continue;
+        }
+        this.noteKeysChanged(note.path);
+        store.writeNote(note);
+        const { aliases: noteAliases, headings, blocks } = note.facts;
+        resolver.setNote({ path: note.path, aliases: noteAliases, headings, blocks });
+        aliases.set(note.path, noteAliases);
+        this.noteKeysChanged(note.path);
+      }
+    })();
+  }
+
+  /** Records the keys a note answers to (call before and after it changes). */
+  private noteKeysChanged(path: string): void {
+    this.changedPaths.add(path);
+    for (const key of this.options.fileKeys(path, this.options.aliases.get(path) ?? [])) this.keys.add(key);
+  }
+
+  private attachmentChanged(path: string): void {
+    this.changedPaths.add(path);
+    for (const key of this.options.fileKeys(path, [])) this.keys.add(key);
+  }
+
+  private report(progress: IndexProgress, force: boolean): void {
+    const now = performance.now();
+    if (!force && now - this.lastProgress < progressEveryMs) return;
+    this.lastProgress = now;
+    this.options.onProgress(progress);
+  }
+}

@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { linkContexts, linkOccurrences } from '../../shared/markdown/note-links';
+import { fastExtractNote } from './fast-extract';
+import type { ParseOutcome, ParseTask } from './parsed-note';
+
+/** Bodies beyond this are indexed as metadata plus their first part, with a warning. */
+export const maxParsedBytes = 2 * 1024 * 1024;
+const binarySniffBytes = 8192;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8');
+
+/** Reads, hashes and parses the notes of a task; runs in a worker thread or, in tests, inline. */
+export async function parseNotes(task: ParseTask): Promise<ParseOutcome[]> {
+  const outcomes: ParseOutcome[] = [];
+  for (const path of task.paths) outcomes.push(await parseNoteFile(task.root, path));
+  return outcomes;
+}
+
+export async function parseNoteFile(root: string, path: string): Promise<ParseOutcome> {
+  let bytes: Buffer;
+  let size: number;
+  let mtimeMs: number;
+  try {
+    const handle = await open(join(root, ...path.split('/')), 'r');
+    try {
+      const info = await handle.stat();
+      size = info.size;
+      mtimeMs = info.mtimeMs;
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const vanished = code === 'ENOENT' || code === 'ENOTDIR';
+    const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
+    return { ok: false, path, vanished, message: `Cannot be read: ${reason}.` };
+  }
+  const hash = createHash('sha1').update(bytes).digest('hex');
+  const fileName = basename(path);
+  const warnings: string[] = [];
+  let source: string;
+  if (bytes.subarray(0, binarySniffBytes).includes(0)) {
+    warnings.push('Looks like a binary file, not Markdown: indexed by name only.');
+    source = '';
+  } else {
+    const body = bytes.length > maxParsedBytes ? bytes.subarray(0, maxParsedBytes) : bytes;
+    if (body !== bytes) {
+      warnings.push(
+        `Is ${(bytes.length / 1048576).toFixed(1)} MB: only the first ${maxParsedBytes / 1048576} MB are indexed.`,
+      );
+    }
+    source = decode(body, body !== bytes, warnings);
+  }
+  const facts = fastExtractNote(source, fileName);
+  facts.warnings = [...warnings, ...facts.warnings];
+  const contexts = linkContexts(source, linkOccurrences(facts));
+  return { ok: true, note: { path, size, mtimeMs, hash, facts, linkContexts: contexts } };
+}
+
+function decode(bytes: Buffer, truncated: boolean, warnings: string[]): string {
+  try {
+    return strictUtf8.decode(bytes, { stream: truncated });
+  } catch {
+    warnings.push('Contains bytes that are not valid UTF-8; they are indexed as "\uFFFD".');
+    return lenientUtf8.decode(bytes);
+  }
+}

@@ -1,0 +1,23 @@
+import type { NoteFacts } from '../../shared/markdown/note-facts';
+
+/** One note as the parser saw it on disk. */
+export interface ParsedNote {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** SHA-1 of the file's bytes: tells edits from touches, and finds renames. */
+  hash: string;
+  facts: NoteFacts;
+  /** The source line of each wikilink then each Markdown link, trimmed: shown with backlinks. */
+  linkContexts: string[];
+}
+
+/** What parsing one file produced: a note, or why there is none (vanished, unreadable). */
+export type ParseOutcome =
+  { ok: true; note: ParsedNote } | { ok: false; path: string; vanished: boolean; message: string };
+
+/** A batch of notes for a worker to read and parse. */
+export interface ParseTask {
+  root: string;
+  paths: string[];
+}

@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { basename, join } from 'node:path';
+import { openDatabase, type Migration, type SqliteDatabase } from './database';
+
+/**
+ * Schema of a vault's index. Everything here is derived from the vault's files, so a schema change
+ * simply rebuilds the index (see `derived` in openDatabase); the list still only grows.
+ */
+const migrations: readonly Migration[] = [
+  (db) =>
+    db.exec(`
+      CREATE TABLE notes (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,
+        title TEXT NOT NULL,
+        lead TEXT NOT NULL,
+        word_count INTEGER NOT NULL,
+        size INTEGER NOT NULL,
+        mtime_ms REAL NOT NULL,
+        hash TEXT NOT NULL
+      );
+      CREATE TABLE attachments (
+        path TEXT PRIMARY KEY,
+        size INTEGER NOT NULL,
+        mtime_ms REAL NOT NULL
+      );
+      CREATE TABLE headings (
+        note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+        level INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        line INTEGER NOT NULL
+      );
+      CREATE INDEX headings_note ON headings(note_id);
+      CREATE TABLE blocks (
+        note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+        block_id TEXT NOT NULL,
+        line INTEGER NOT NULL
+      );
+      CREATE INDEX blocks_note ON blocks(note_id);
+      CREATE TABLE tags (
+        note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+        tag TEXT NOT NULL,
+        tag_key TEXT NOT NULL
+      );
+      CREATE INDEX tags_note ON tags(note_id);
+      CREATE INDEX tags_key ON tags(tag_key);
+      CREATE TABLE aliases (
+        note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+        alias TEXT NOT NULL
+      );
+      CREATE INDEX aliases_note ON aliases(note_id);
+      CREATE TABLE links (
+        id INTEGER PRIMARY KEY,
+        note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        embed INTEGER NOT NULL,
+        line INTEGER NOT NULL,
+        col INTEGER NOT NULL,
+        raw TEXT NOT NULL,
+        target TEXT NOT NULL,
+        subpath TEXT,
+        display TEXT,
+        link_key TEXT NOT NULL,
+        resolved TEXT,
+        status TEXT NOT NULL,
+        candidates TEXT,
+        via_alias INTEGER NOT NULL DEFAULT 0,
+        subpath_line INTEGER,
+        reason TEXT,
+        context TEXT NOT NULL
+      );
+      CREATE INDEX links_note ON links(note_id);
+      CREATE INDEX links_key ON links(link_key);
+      CREATE INDEX links_resolved ON links(resolved);
+      CREATE TABLE warnings (
+        path TEXT NOT NULL,
+        message TEXT NOT NULL,
+        -- 'note': found while parsing the note; 'file': found while scanning (skipped, unreadable)
+        kind TEXT NOT NULL
+      );
+      CREATE INDEX warnings_path ON warnings(path);
+      CREATE VIRTUAL TABLE notes_fts USING fts5(
+        title, aliases, headings, body,
+        tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+    `),
+];
+
+/** The index file for a vault: one per vault folder, named after it and a hash of its absolute path. */
+export function indexFileFor(dataDir: string, vaultRoot: string): string {
+  const hash = createHash('sha256').update(vaultRoot).digest('hex').slice(0, 16);
+  const name =
+    basename(vaultRoot)
+      .replace(/[^\p{L}\p{N}_-]+/gu, '-')
+      .slice(0, 40) || 'vault';
+  return join(dataDir, 'indexes', `${name}-${hash}.sqlite`);
+}
+
+export function openIndexDatabase(file: string, onNotice?: (message: string) => void): SqliteDatabase {
+  const db = openDatabase({ file, migrations, onNotice, derived: true });
+  // The index can always be rebuilt from the files: trade durability on power loss for write speed.
+  db.pragma('synchronous = NORMAL');
+  return db;
+}

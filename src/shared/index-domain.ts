@@ -1,0 +1,95 @@
+/** How a link resolved: found, no such note, note found but not the heading/block, several candidates. */
+export type LinkStatus = 'resolved' | 'broken' | 'broken-subpath' | 'ambiguous';
+
+/** A wikilink, embed or local Markdown link in a note, with what it resolved to. */
+export interface ResolvedLink {
+  /** Vault-relative path of the note containing the link. */
+  source: string;
+  line: number;
+  column: number;
+  raw: string;
+  kind: 'wikilink' | 'markdown';
+  embed: boolean;
+  target: string;
+  subpath: string | null;
+  display: string | null;
+  /** Vault-relative path of the file it points to; set for ambiguous and broken-subpath links too. */
+  resolved: string | null;
+  status: LinkStatus;
+  /** Every file the link could mean, chosen one first, when ambiguous. */
+  candidates: string[];
+  /** Matched a frontmatter alias rather than a file name. */
+  viaAlias: boolean;
+  /** Line of the heading or block the subpath names, in the resolved note. */
+  subpathLine: number | null;
+  /** Why it is broken or ambiguous, in a sentence. */
+  reason: string | null;
+  /** The trimmed source line the link is on. */
+  context: string;
+}
+
+export interface SearchRequest {
+  query: string;
+  limit?: number;
+  /** Only notes inside this vault-relative folder. */
+  folder?: string;
+  /** Only notes with this tag (or a tag nested under it). */
+  tag?: string;
+}
+
+export interface SearchHit {
+  path: string;
+  title: string;
+  /** BM25 relevance, higher is better. */
+  score: number;
+  /** A passage with the matched terms between `\u0002` and `\u0003`. */
+  snippet: string;
+}
+
+export interface TagCount {
+  tag: string;
+  count: number;
+}
+
+export interface IndexWarning {
+  path: string;
+  message: string;
+}
+
+/** Everything in the vault that needs the user's attention. */
+export interface VaultHealth {
+  broken: ResolvedLink[];
+  ambiguous: ResolvedLink[];
+  brokenSubpaths: ResolvedLink[];
+  warnings: IndexWarning[];
+}
+
+/** Counts after an index pass, as `kasten index --json` prints them. */
+export interface IndexReport {
+  notes: number;
+  attachments: number;
+  links: number;
+  broken: number;
+  ambiguous: number;
+  brokenSubpaths: number;
+  warnings: IndexWarning[];
+  /** How many notes this pass parsed (0 on a warm start of an unchanged vault). */
+  parsed: number;
+  ms: number;
+}
+
+export interface IndexProgress {
+  state: 'indexing' | 'idle' | 'cancelled';
+  done: number;
+  total: number;
+  /** Estimated milliseconds left, null until there is enough to estimate from. */
+  etaMs: number | null;
+}
+
+/** The index applied changes: links, backlinks and search results may differ now. */
+export interface IndexChange {
+  paths: string[];
+  renamed: { from: string; to: string }[];
+  /** Milliseconds from the watcher's first event of the batch to the index reflecting it. */
+  latencyMs: number;
+}

@@ -1,0 +1,81 @@
+import { expect, test } from '@playwright/test';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppPage } from '../support/app-page';
+import { startKastenServer, type RunningServer } from '../support/kasten-server';
+
+const repoRoot = join(import.meta.dirname, '..', '..');
+const sampleVault = join(repoRoot, 'resources', 'sample-vault');
+
+let server: RunningServer;
+let workspace: string;
+let vault: string;
+
+test.beforeEach(async () => {
+  workspace = mkdtempSync(join(tmpdir(), 'kasten-e2e-vault-'));
+  vault = join(workspace, 'vault');
+  cpSync(sampleVault, vault, { recursive: true });
+  server = await startKastenServer({ vault });
+});
+test.afterEach(async () => {
+  await server.stop();
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+test('search finds a note as you type and opens it', async ({ page }) => {
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  const search = page.getByTestId('search-input');
+  await search.fill('luhman');
+  const first = page.getByTestId('search-result').first();
+  await expect(first).toContainText('Niklas Luhmann');
+  await expect(first.locator('mark').first()).toBeVisible();
+  await first.click();
+  await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
+});
+
+test('a [[Note#Heading]] link lands on the heading', async ({ page }) => {
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await app.note('Zettelkasten method').click();
+  await app.wikilink('Luhmann described it').click();
+  await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
+  await expect(app.viewer.getByRole('heading', { name: 'The slip box as a partner' })).toBeInViewport();
+});
+
+test('the health view lists broken links and opens the note that has one', async ({ page }) => {
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await page.getByTestId('health-button').click();
+  const health = page.getByTestId('health-view');
+  await expect(health).toBeVisible();
+  const broken = health.getByTestId('health-broken-link');
+  await expect(broken).toHaveCount(1);
+  await expect(broken).toContainText('Commonplace book');
+  await expect(broken).toContainText('concepts/Links between notes.md');
+  await broken.click();
+  await expect(app.viewerTitle()).toHaveText('Links between notes');
+});
+
+test('editing files on disk updates the open note and its backlinks without a reload', async ({ page }) => {
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await app.note('Niklas Luhmann').click();
+  await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
+  const backlinks = page.getByTestId('backlink');
+  await expect(backlinks.first()).toBeVisible();
+  const before = await backlinks.count();
+
+  const file = join(vault, 'people', 'Niklas Luhmann.md');
+  writeFileSync(file, readFileSync(file, 'utf8') + '\n## Added on disk\n\nWritten while Kasten was open.\n');
+  await expect(app.viewer.getByRole('heading', { name: 'Added on disk' })).toBeVisible();
+
+  writeFileSync(
+    join(vault, 'Reading list.md'),
+    '# Reading list\n\nStart with [[Niklas Luhmann]] and his slip box.\n',
+  );
+  await expect(backlinks).toHaveCount(before + 1);
+  await expect(backlinks.filter({ hasText: 'Start with' })).toBeVisible();
+  await page.screenshot({ path: 'docs/screenshot-backlinks.png' });
+});

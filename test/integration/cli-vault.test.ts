@@ -1,0 +1,116 @@
+import { execFile } from 'node:child_process';
+import { cpSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/main/hosts/cli';
+import { builtParserWorker } from '../support/built-worker';
+import { resourcesDir, tempWorkspace } from '../support/temp-vault';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function sample() {
+  const ws = tempWorkspace();
+  cleanups.push(ws.remove);
+  cpSync(join(resourcesDir, 'sample-vault'), ws.vault, { recursive: true });
+  return ws;
+}
+
+async function kasten(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, {
+    rendererDir: '/nonexistent',
+    resourcesDir,
+    parserWorker: builtParserWorker,
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+    untilStopped: async () => undefined,
+  });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('kasten index / links / search / backlinks', () => {
+  it('prints the index counts and warnings as JSON from the installed command', async () => {
+    const ws = sample();
+    writeFileSync(join(ws.vault, 'broken yaml.md'), '---\ntitle: [oops\n---\nBody\n');
+    const bin = join(import.meta.dirname, '..', '..', 'bin', 'kasten.js');
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      bin,
+      'index',
+      ws.vault,
+      '--json',
+      '--data-dir',
+      ws.dataDir,
+    ]);
+    const report = JSON.parse(stdout);
+    expect(Object.keys(report).sort()).toEqual(
+      ['ambiguous', 'attachments', 'broken', 'brokenSubpaths', 'links', 'ms', 'notes', 'warnings'].sort(),
+    );
+    expect(report).toMatchObject({ notes: 14, attachments: 1, broken: 1, ambiguous: 0, brokenSubpaths: 0 });
+    expect(report.warnings).toEqual([{ path: 'broken yaml.md', message: expect.stringMatching(/YAML/) }]);
+  });
+
+  it('lists links with vault-relative paths and statuses, and only the broken ones with --broken', async () => {
+    const ws = sample();
+    const all = await kasten('links', ws.vault, '--json', '--data-dir', ws.dataDir);
+    expect(all.code).toBe(0);
+    const links = JSON.parse(all.out) as Record<string, unknown>[];
+    expect(links.length).toBeGreaterThan(20);
+    expect(Object.keys(links[0]!).sort()).toEqual(
+      ['column', 'embed', 'line', 'raw', 'resolved', 'source', 'status', 'subpath', 'target'].sort(),
+    );
+    expect(links).toContainEqual(
+      expect.objectContaining({
+        source: 'concepts/Structure notes.md',
+        raw: '![[Atomic notes#Why atomic]]',
+        embed: true,
+        target: 'Atomic notes',
+        subpath: 'Why atomic',
+        resolved: 'concepts/Atomic notes.md',
+        status: 'resolved',
+      }),
+    );
+    const broken = JSON.parse(
+      (await kasten('links', ws.vault, '--broken', '--json', '--data-dir', ws.dataDir)).out,
+    );
+    expect(broken).toEqual([
+      expect.objectContaining({ raw: '[[Commonplace book]]', resolved: null, status: 'broken' }),
+    ]);
+  });
+
+  it('searches with a limit, and lists backlinks of a note given by name', async () => {
+    const ws = sample();
+    const search = await kasten(
+      'search',
+      ws.vault,
+      'slip box',
+      '--limit',
+      '3',
+      '--json',
+      '--data-dir',
+      ws.dataDir,
+    );
+    expect(search.code).toBe(0);
+    const hits = JSON.parse(search.out) as { path: string; title: string; score: number; snippet: string }[];
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.length).toBeLessThanOrEqual(3);
+    expect(hits[0]).toMatchObject({ path: 'Zettelkasten method.md', snippet: expect.stringContaining('**') });
+
+    const text = await kasten('backlinks', ws.vault, 'Niklas Luhmann', '--data-dir', ws.dataDir);
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(/^Zettelkasten method\.md:\d+ {2}.*Luhmann/m);
+  });
+
+  it('refuses a path that is not a folder with a clear message', async () => {
+    const ws = sample();
+    const file = await kasten('index', join(ws.vault, 'Welcome to Kasten.md'), '--data-dir', ws.dataDir);
+    expect(file).toMatchObject({ code: 1, err: expect.stringContaining('is not a folder') });
+    const none = await kasten('links', join(ws.vault, 'nope'), '--data-dir', ws.dataDir);
+    expect(none).toMatchObject({ code: 1, err: expect.stringContaining('There is no folder') });
+    expect((await kasten('search', ws.vault)).code).toBe(2);
+  });
+});

@@ -1,0 +1,175 @@
+import { cpSync, readFileSync, renameSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp, type KastenApp } from '../../src/main/app';
+import { indexFileFor } from '../../src/main/storage/index-database';
+import type { IndexChange } from '../../src/shared/index-domain';
+import { builtParserWorker } from '../support/built-worker';
+import { resourcesDir, tempWorkspace, waitFor } from '../support/temp-vault';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function workspace(fixture?: string) {
+  const ws = tempWorkspace(fixture);
+  cleanups.push(ws.remove);
+  return ws;
+}
+
+function sampleWorkspace() {
+  const ws = workspace();
+  cpSync(join(resourcesDir, 'sample-vault'), ws.vault, { recursive: true });
+  return ws;
+}
+
+async function indexed(dataDir: string, vault: string, watch = false): Promise<KastenApp> {
+  const app = createApp({
+    host: 'cli',
+    version: '0.0.0',
+    dataDir,
+    resourcesDir,
+    vault,
+    watch,
+    parserWorker: builtParserWorker,
+  });
+  cleanups.push(() => app.dispose());
+  await app.start();
+  await app.index.whenIdle();
+  return app;
+}
+
+function changes(app: KastenApp) {
+  const seen: IndexChange[] = [];
+  cleanups.push(
+    app.events.subscribe((channel, payload) => {
+      if (channel === 'index:changed') seen.push(payload as IndexChange);
+    }),
+  );
+  return {
+    seen,
+    /** Waits for an index change touching `path`. */
+    touching: (path: string) =>
+      waitFor(() => seen.some((change) => change.paths.includes(path)), 5000, `an index change of ${path}`),
+  };
+}
+
+describe('indexing the sample vault', () => {
+  it('indexes every note in worker threads and finds the one broken link', async () => {
+    const ws = sampleWorkspace();
+    const app = await indexed(ws.dataDir, ws.vault);
+    const { report } = app.index.status();
+    expect(report).toMatchObject({ notes: 13, attachments: 1, broken: 1, ambiguous: 0, parsed: 13 });
+    const broken = app.index.links({ broken: true });
+    expect(broken).toEqual([
+      expect.objectContaining({ source: 'concepts/Links between notes.md', raw: '[[Commonplace book]]' }),
+    ]);
+    const backlinks = app.index.backlinks('concepts/Atomic notes.md');
+    expect(backlinks.length).toBeGreaterThan(2);
+    expect(backlinks.every((link) => link.context.length > 0)).toBe(true);
+    const hits = app.index.search({ query: 'luhmann' });
+    expect(hits[0]?.path).toBe('people/Niklas Luhmann.md');
+    expect(hits[0]?.snippet).toContain('\u0002');
+  });
+
+  it('re-parses nothing on a warm start, only what changed while closed, and drops deleted notes', async () => {
+    const ws = sampleWorkspace();
+    await (await indexed(ws.dataDir, ws.vault)).dispose();
+
+    const warm = await indexed(ws.dataDir, ws.vault);
+    expect(warm.index.status().report).toMatchObject({ notes: 13, parsed: 0 });
+    await warm.dispose();
+
+    writeFileSync(
+      join(ws.vault, 'Commonplace book.md'),
+      '# Commonplace book\n\nSee [[Zettelkasten method]].\n',
+    );
+    unlinkSync(join(ws.vault, 'concepts', 'Spaced repetition.md'));
+    const touched = join(ws.vault, 'concepts', 'Atomic notes.md');
+    utimesSync(touched, new Date(), new Date(Date.now() + 5000));
+    const after = await indexed(ws.dataDir, ws.vault);
+    // The new note is parsed, and the touched one re-read (same hash, so nothing rewritten).
+    expect(after.index.status().report).toMatchObject({ notes: 13, parsed: 2, broken: 0 });
+    expect(after.index.search({ query: 'spaced' }).map((hit) => hit.path)).not.toContain(
+      'concepts/Spaced repetition.md',
+    );
+  });
+
+  it('rebuilds a corrupt index or one from another schema version, with a notice', async () => {
+    const ws = sampleWorkspace();
+    await (await indexed(ws.dataDir, ws.vault)).dispose();
+    const file = indexFileFor(ws.dataDir, ws.vault);
+    const db = new Database(file);
+    db.pragma('user_version = 99');
+    db.close();
+    const rebuilt = await indexed(ws.dataDir, ws.vault);
+    expect(rebuilt.index.status().report).toMatchObject({ notes: 13, parsed: 13 });
+    await rebuilt.dispose();
+
+    rmSync(`${file}-wal`, { force: true });
+    writeFileSync(file, 'this is not a database'.repeat(100));
+    const again = await indexed(ws.dataDir, ws.vault);
+    expect(again.index.status().report).toMatchObject({ notes: 13, parsed: 13, broken: 1 });
+  });
+});
+
+describe('keeping the link graph exact while the vault changes', () => {
+  it('resolves links when their target appears, breaks them when it goes, and follows renames', async () => {
+    const ws = sampleWorkspace();
+    const app = await indexed(ws.dataDir, ws.vault, true);
+    const watch = changes(app);
+    const missing = () =>
+      app.index
+        .outgoing('concepts/Links between notes.md')
+        .find((link) => link.target === 'Commonplace book');
+
+    expect(missing()).toMatchObject({ status: 'broken', resolved: null });
+    writeFileSync(join(ws.vault, 'Commonplace book.md'), '# Commonplace book\n\n## Origins\n');
+    await watch.touching('Commonplace book.md');
+    expect(missing()).toMatchObject({ status: 'resolved', resolved: 'Commonplace book.md' });
+    expect(app.index.backlinks('Commonplace book.md').map((link) => link.source)).toEqual([
+      'concepts/Links between notes.md',
+    ]);
+
+    renameSync(join(ws.vault, 'Commonplace book.md'), join(ws.vault, 'people', 'Commonplace book.md'));
+    // The watcher may report the add and the unlink in either order, even in separate batches.
+    await waitFor(
+      () =>
+        watch.seen
+          .flatMap((change) => change.renamed)
+          .some(
+            (rename) => rename.from === 'Commonplace book.md' && rename.to === 'people/Commonplace book.md',
+          ),
+      5000,
+      'the rename',
+    );
+    expect(missing()).toMatchObject({ status: 'resolved', resolved: 'people/Commonplace book.md' });
+
+    unlinkSync(join(ws.vault, 'people', 'Commonplace book.md'));
+    await waitFor(() => missing()?.status === 'broken', 5000, 'the link to break again');
+    expect(app.index.backlinks('people/Commonplace book.md')).toEqual([]);
+  });
+
+  it('marks a heading link broken when the heading is edited away, and fixed when it returns', async () => {
+    const ws = sampleWorkspace();
+    const app = await indexed(ws.dataDir, ws.vault, true);
+    const watch = changes(app);
+    const file = join(ws.vault, 'concepts', 'Atomic notes.md');
+    const heading = () =>
+      app.index.backlinks('concepts/Atomic notes.md').find((link) => link.subpath === 'Why atomic');
+    expect(heading()).toMatchObject({ status: 'resolved' });
+
+    const original = readFileSync(file, 'utf8');
+    writeFileSync(file, original.replace('## Why atomic', '## Why small'));
+    await watch.touching('concepts/Atomic notes.md');
+    expect(heading()).toMatchObject({ status: 'broken-subpath', resolved: 'concepts/Atomic notes.md' });
+    expect(heading()?.reason).toMatch(/Why atomic/);
+
+    watch.seen.length = 0;
+    writeFileSync(file, original);
+    await watch.touching('concepts/Atomic notes.md');
+    expect(heading()).toMatchObject({ status: 'resolved' });
+  });
+});
