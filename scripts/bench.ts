@@ -1,57 +1,60 @@
-// `npm run bench`: measures what a user waits for and prints a table.
-// For now: the browser host's cold start, from launching `kasten serve` to the first rendered note list.
-import { chromium } from '@playwright/test';
+// `npm run bench`: measures what a user waits for and prints tables. Bars from the issues are shown
+// next to the figures; nothing here fails a build — record the figures in docs/PERFORMANCE.md.
 import { cpus, totalmem } from 'node:os';
-import { chromiumExecutable } from '../test/support/chromium.ts';
-import { startKastenServer } from '../test/support/kasten-server.ts';
+import { measureColdStart } from './bench/cold-start.ts';
+import { measureEngine } from './bench/vault-engine.ts';
 
-const runs = Number(process.env.BENCH_RUNS ?? 7);
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+const sizes = (process.env.BENCH_NOTES ?? '1000,10000').split(',').map(Number);
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-const browser = await chromium.launch({
-  executablePath: chromiumExecutable(),
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-  ],
-});
-
-const serverReady: number[] = [];
-const firstList: number[] = [];
-let noteCount = 0;
-for (let run = 0; run < runs; run++) {
-  const started = performance.now();
-  const server = await startKastenServer();
-  serverReady.push(performance.now() - started);
-  const page = await browser.newPage();
-  await page.goto(server.url);
-  await page.getByRole('tree', { name: 'Notes' }).getByRole('button').first().waitFor();
-  firstList.push(performance.now() - started);
-  noteCount = Number((await page.getByTestId('note-count').textContent())?.match(/\d+/)?.[0] ?? 0);
-  await page.close();
-  await server.stop();
-}
-await browser.close();
-
-const row = (name: string, values: number[]) =>
-  `| ${name.padEnd(44)} | ${percentile(values, 50).toFixed(0).padStart(6)} | ${percentile(values, 95).toFixed(0).padStart(6)} | ${Math.min(
-    ...values,
-  )
-    .toFixed(0)
-    .padStart(6)} |`;
+const cell = (value: string, width = 10) => value.padStart(width);
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 1 : 0) : 'n/a');
 
 console.log(
-  `\nKasten benchmark — ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
+  `\nKasten benchmark — ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n`,
 );
-console.log(`Sample vault (${noteCount} notes), ${runs} runs, milliseconds\n`);
-console.log(`| ${'measure'.padEnd(44)} |    p50 |    p95 |    min |`);
-console.log(`| ${'-'.repeat(44)} | -----: | -----: | -----: |`);
-console.log(row('browser host: launch → URL printed', serverReady));
-console.log(row('browser host: launch → first note list shown', firstList));
+
+const start = await measureColdStart(runs);
+console.log(`Browser host cold start, sample vault (${start.noteCount} notes), ${runs} runs, ms\n`);
+console.log(`| ${'measure'.padEnd(44)} | ${cell('p50')} | ${cell('p95')} |`);
+console.log(
+  `| ${'-'.repeat(44)} | ${cell('-:', 10).replace(/ /g, '-')} | ${cell('-:', 10).replace(/ /g, '-')} |`,
+);
+for (const [name, values] of [
+  ['launch → URL printed', start.serverReady],
+  ['launch → first note list shown', start.firstList],
+] as const) {
+  console.log(
+    `| ${name.padEnd(44)} | ${cell(ms(percentile(values, 50)))} | ${cell(ms(percentile(values, 95)))} |`,
+  );
+}
+
+const figures: Awaited<ReturnType<typeof measureEngine>>[] = [];
+for (const notes of sizes) figures.push(await measureEngine(notes));
+
+const rows: [string, (f: (typeof figures)[number]) => string, string][] = [
+  ['vault size (MB)', (f) => f.megabytes.toFixed(1), ''],
+  ['cold index (s)', (f) => (f.coldIndexMs / 1000).toFixed(2), '≤ 5 s'],
+  ['cold index (MB/s)', (f) => (f.megabytes / (f.coldIndexMs / 1000)).toFixed(1), ''],
+  ['warm open, index pass (ms)', (f) => ms(f.warmOpenMs), '≤ 500 ms'],
+  ['edit → index after watcher event p50 (ms)', (f) => ms(percentile(f.editLatencyMs, 50)), ''],
+  ['edit → index after watcher event p95 (ms)', (f) => ms(percentile(f.editLatencyMs, 95)), '≤ 100 ms'],
+  ['edit → index from the write p95 (ms)', (f) => ms(percentile(f.editWallMs, 95)), ''],
+  ['round trip during cold index p95 (ms)', (f) => ms(percentile(f.roundTripDuringIndexMs, 95)), '≤ 50 ms'],
+  ['search p50 (ms, over HTTP)', (f) => ms(percentile(f.searchMs, 50)), ''],
+  ['search p95 (ms, over HTTP)', (f) => ms(percentile(f.searchMs, 95)), '≤ 15 ms'],
+  ['peak RSS of the host (MB)', (f) => ms(f.peakRssMb), '≤ 300 MB'],
+];
+console.log(`\nVault engine, synthetic vaults (seed 42), through the browser host\n`);
+console.log(
+  `| ${'measure'.padEnd(44)} | ${figures.map((f) => cell(`${f.notes} notes`)).join(' | ')} | ${cell('bar (10k)')} |`,
+);
+console.log(`| ${'-'.repeat(44)} | ${figures.map(() => '---------:').join(' | ')} | ---------: |`);
+for (const [name, value, bar] of rows) {
+  console.log(`| ${name.padEnd(44)} | ${figures.map((f) => cell(value(f))).join(' | ')} | ${cell(bar)} |`);
+}
