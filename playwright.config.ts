@@ -14,6 +14,7 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     viewport: { width: 1440, height: 900 },
+    locale: 'en-US',
     launchOptions: {
       executablePath: chromiumExecutable(),
       args: [

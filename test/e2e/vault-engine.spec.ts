@@ -31,6 +31,7 @@ test('search finds a note as you type and opens it', async ({ page }) => {
   const first = page.getByTestId('search-result').first();
   await expect(first).toContainText('Niklas Luhmann');
   await expect(first.locator('mark').first()).toBeVisible();
+  await page.screenshot({ path: 'docs/screenshot-search.png' });
   await first.click();
   await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
 });
@@ -54,6 +55,7 @@ test('the health view lists broken links and opens the note that has one', async
   await expect(broken).toHaveCount(1);
   await expect(broken).toContainText('Commonplace book');
   await expect(broken).toContainText('concepts/Links between notes.md');
+  await page.screenshot({ path: 'docs/screenshot-health.png' });
   await broken.click();
   await expect(app.viewerTitle()).toHaveText('Links between notes');
 });
@@ -77,5 +79,17 @@ test('editing files on disk updates the open note and its backlinks without a re
   );
   await expect(backlinks).toHaveCount(before + 1);
   await expect(backlinks.filter({ hasText: 'Start with' })).toBeVisible();
+  await backlinks.last().scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'docs/screenshot-backlinks.png' });
+});
+
+test('deleting the vault folder while it is open says so and keeps the notes readable', async ({ page }) => {
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await expect(app.note('Zettelkasten method')).toBeVisible();
+  rmSync(vault, { recursive: true, force: true });
+  await expect(page.getByTestId('vault-missing')).toContainText(`The folder ${vault} is gone`);
+  await expect(app.note('Zettelkasten method')).toBeVisible();
+  await page.getByTestId('search-input').fill('luhmann');
+  await expect(page.getByTestId('search-result').first()).toContainText('Niklas Luhmann');
 });

@@ -1,41 +1,65 @@
 import { useEffect } from 'react';
 import { ChatPane } from './features/chat/ChatPane';
+import { useHealthStore } from './features/health/health-store';
+import { HealthView } from './features/health/HealthView';
 import { startNoteSync, useNoteStore } from './features/notes/note-store';
 import { NoteViewer } from './features/notes/NoteViewer';
 import { ReferencePanel } from './features/references/ReferencePanel';
+import { SearchBox, SearchResults } from './features/search/SearchPanel';
+import { searchActive, useSearchStore } from './features/search/search-store';
+import { startIndexSync } from './features/status/index-store';
 import { StatusBar } from './features/status/StatusBar';
 import { NoteTree } from './features/vault/NoteTree';
 import { startVaultSync, useVaultStore } from './features/vault/vault-store';
 import { VaultSwitcher } from './features/vault/VaultSwitcher';
 
-export function App() {
+function Sidebar() {
   const loaded = useVaultStore((state) => state.loaded);
   const vault = useVaultStore((state) => state.vault);
   const error = useVaultStore((state) => state.error);
+  const searching = useSearchStore(searchActive);
+
+  return (
+    <nav className="sidebar" aria-label="Vault">
+      <header className="pane-header">
+        <VaultSwitcher />
+      </header>
+      {vault?.missing && (
+        <p className="banner" role="alert" data-testid="vault-missing">
+          The folder {vault.path} is gone (deleted, moved or unplugged). The notes below are from the index;
+          open another vault or put the folder back.
+        </p>
+      )}
+      {!loaded ? (
+        <p className="muted pad">Loading…</p>
+      ) : vault ? (
+        <>
+          <SearchBox />
+          {searching ? <SearchResults /> : <NoteTree />}
+        </>
+      ) : (
+        <p className="muted pad">{error ?? 'No vault is open.'}</p>
+      )}
+    </nav>
+  );
+}
+
+export function App() {
   const noteOpen = useNoteStore((state) => state.path !== null);
+  const healthShown = useHealthStore((state) => state.shown);
 
   useEffect(() => {
     startVaultSync();
     startNoteSync();
+    startIndexSync();
   }, []);
 
   return (
-    <div className={`app${noteOpen ? ' with-note' : ''}`}>
-      <nav className="sidebar" aria-label="Vault">
-        <header className="pane-header">
-          <VaultSwitcher />
-        </header>
-        {!loaded ? (
-          <p className="muted pad">Loading…</p>
-        ) : vault ? (
-          <NoteTree />
-        ) : (
-          <p className="muted pad">{error ?? 'No vault is open.'}</p>
-        )}
-      </nav>
+    <div className={`app${noteOpen || healthShown ? ' with-note' : ''}`}>
+      <Sidebar />
       <main className="workspace">
         <ChatPane />
-        <NoteViewer />
+        {healthShown ? <HealthView /> : <NoteViewer />}
       </main>
       <ReferencePanel />
       <StatusBar />

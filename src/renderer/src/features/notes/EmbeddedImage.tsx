@@ -7,7 +7,17 @@ function toBlobUrl(base64: string, mimeType: string): string {
 }
 
 /** An image from the vault, fetched through the contract (no file URLs reach the page). */
-export function EmbeddedImage({ path, alt, width }: { path: string; alt: string; width?: number }) {
+export function EmbeddedImage({
+  path,
+  alt,
+  width,
+  height,
+}: {
+  path: string;
+  alt: string;
+  width?: number;
+  height?: number;
+}) {
   const [state, setState] = useState<{ url?: string; error?: string }>({});
 
   useEffect(() => {
@@ -34,5 +44,5 @@ export function EmbeddedImage({ path, alt, width }: { path: string; alt: string;
       </span>
     );
   if (!state.url) return <span className="embed-loading" aria-busy="true" />;
-  return <img className="embedded-image" src={state.url} alt={alt} width={width} />;
+  return <img className="embedded-image" src={state.url} alt={alt} width={width} height={height} />;
 }

@@ -1,102 +1,94 @@
-import type { ComponentProps, ReactNode } from 'react';
-import ReactMarkdown, { defaultUrlTransform, type Components } from 'react-markdown';
-import remarkFrontmatter from 'remark-frontmatter';
-import remarkGfm from 'remark-gfm';
-import remarkWikiLink from 'remark-wiki-link';
-import { useVaultStore } from '../vault/vault-store';
+import { useMemo, type ReactNode } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
+import type { ResolvedLink } from '../../../../shared/index-domain';
+import { remarkPluginsFor } from '../../../../shared/markdown/parse-markdown';
 import { EmbeddedImage } from './EmbeddedImage';
-import { remarkEmbeds } from './remark-embeds';
-import { resolveLinkTarget, splitSubpath } from './resolve-link';
+import { rehypeSourceLines } from './rehype-source-lines';
+import { WikiEmbed } from './WikiEmbed';
+import { WikiLink, type OpenNote } from './WikiLink';
 
-const wikilinkPrefix = '#wikilink:';
-const embedPrefix = 'kasten-embed:';
-
-const remarkPlugins: NonNullable<ComponentProps<typeof ReactMarkdown>['remarkPlugins']> = [
-  remarkGfm,
-  [remarkFrontmatter, ['yaml', 'toml']],
-  [
-    remarkWikiLink,
-    {
-      aliasDivider: '|',
-      pageResolver: (name: string) => [name],
-      hrefTemplate: (target: string) => wikilinkPrefix + encodeURIComponent(target),
-    },
-  ],
-  remarkEmbeds,
-];
-
-function keepOurUrls(url: string): string {
-  return url.startsWith(wikilinkPrefix) || url.startsWith(embedPrefix) ? url : defaultUrlTransform(url);
-}
-
-function folderOf(path: string): string {
-  return path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
-}
+const rehypePlugins = [rehypeSourceLines];
+const outermost: string[] = [];
 
 interface MarkdownNoteProps {
   content: string;
-  /** Vault-relative path of the note, for relative links. */
+  /** Vault-relative path of the note. */
   path: string;
-  onOpenNote: (path: string, subpath: string | null) => void;
+  /** The note's links as the index resolved them, matched to the Markdown by line and column. */
+  links: ResolvedLink[];
+  onOpen: OpenNote;
+  /** The notes embedding this one, outermost first, so embeds stop at cycles. */
+  chain?: string[];
 }
 
-/** A note rendered as GFM Markdown with working wikilinks and image embeds. */
-export function MarkdownNote({ content, path, onOpenNote }: MarkdownNoteProps) {
-  const notePaths = useVaultStore((state) => state.notePaths);
-  const attachmentPaths = useVaultStore((state) => state.attachmentPaths);
+type Position = { start: { line: number; column: number } } | undefined;
+const key = (line: unknown, column: unknown) => `${String(line)}:${String(column)}`;
 
-  const wikiLink = (link: string, children: ReactNode, embed = false) => {
-    const { target, subpath } = splitSubpath(link);
-    const resolved = target === '' ? path : resolveLinkTarget(target, notePaths, path);
-    const className = `wikilink${embed ? ' wikilink-embed' : ''}${resolved ? '' : ' wikilink-broken'}`;
-    return (
-      <a
-        href="#"
-        className={className}
-        data-target={link}
-        title={resolved ? resolved : `No note named “${target}” in this vault`}
-        onClick={(event) => {
-          event.preventDefault();
-          if (resolved) onOpenNote(resolved, subpath);
-        }}
-      >
-        {children}
-      </a>
-    );
-  };
+/**
+ * A note rendered as Obsidian renders it: GFM, frontmatter, wikilinks and embeds parsed by the shared
+ * parser, every link resolved by the vault index.
+ */
+export function MarkdownNote({ content, path, links, onOpen, chain = outermost }: MarkdownNoteProps) {
+  const remarkPlugins = useMemo(() => remarkPluginsFor(content), [content]);
+  const components = useMemo((): Components => {
+    const byPosition = new Map(links.map((link) => [key(link.line, link.column), link]));
+    const at = (position: Position) =>
+      position && byPosition.get(key(position.start.line, position.start.column));
+    const inner = [...chain, path];
+    const unresolved = (children: ReactNode) => <span className="wikilink wikilink-pending">{children}</span>;
 
-  const components: Components = {
-    a: ({ href, children, node: _node, ...rest }) => {
-      if (href?.startsWith(wikilinkPrefix))
-        return wikiLink(decodeURIComponent(href.slice(wikilinkPrefix.length)), children);
-      const external = /^(https?:|mailto:)/i.test(href ?? '');
-      return (
-        <a href={href} {...rest} {...(external ? { target: '_blank', rel: 'noreferrer noopener' } : {})}>
-          {children}
-        </a>
-      );
-    },
-    img: ({ src, alt, title }) => {
-      const source = typeof src === 'string' ? src : '';
-      if (source.startsWith(embedPrefix)) {
-        const link = decodeURIComponent(source.slice(embedPrefix.length));
-        const { target } = splitSubpath(link);
-        const attachment = resolveLinkTarget(target, attachmentPaths, path);
-        const width = title && /^\d+/.test(title) ? Number.parseInt(title, 10) : undefined;
-        if (attachment && /\.(png|jpe?g|gif|webp|avif|bmp|svg)$/i.test(attachment)) {
-          return <EmbeddedImage path={attachment} alt={alt ?? target} width={width} />;
+    return {
+      a: ({ node, href, children, className, ...rest }) => {
+        if (className === 'wikilink') {
+          const link = byPosition.get(
+            key(rest['data-line' as keyof typeof rest], rest['data-column' as keyof typeof rest]),
+          );
+          return link ? (
+            <WikiLink link={link} onOpen={onOpen}>
+              {children}
+            </WikiLink>
+          ) : (
+            unresolved(children)
+          );
         }
-        return wikiLink(link, `↪ ${link}`, true);
-      }
-      if (/^[a-z][a-z0-9+.-]*:/i.test(source) || source === '') return <img src={source} alt={alt ?? ''} />;
-      const relative = decodeURIComponent(source).replace(/^\.\//, '');
-      return <EmbeddedImage path={folderOf(path) + relative} alt={alt ?? ''} />;
-    },
-  };
+        const local = at(node?.position);
+        if (local?.kind === 'markdown')
+          return (
+            <WikiLink link={local} markdown onOpen={onOpen}>
+              {children}
+            </WikiLink>
+          );
+        const external = /^(https?:|mailto:)/i.test(href ?? '');
+        return (
+          <a href={href} {...(external ? { target: '_blank', rel: 'noreferrer noopener' } : {})}>
+            {children}
+          </a>
+        );
+      },
+      span: ({ node: _node, className, children, ...rest }) => {
+        if (className !== 'wikilink-embed') return <span className={className}>{children}</span>;
+        const link = byPosition.get(
+          key(rest['data-line' as keyof typeof rest], rest['data-column' as keyof typeof rest]),
+        );
+        return link ? <WikiEmbed link={link} chain={inner} onOpen={onOpen} /> : unresolved(children);
+      },
+      img: ({ node, src, alt }) => {
+        const local = at(node?.position);
+        if (local?.resolved) return <EmbeddedImage path={local.resolved} alt={alt ?? ''} />;
+        if (local)
+          return (
+            <span className="embed-missing" title={local.reason ?? undefined}>
+              Image {local.target}: {local.reason}
+            </span>
+          );
+        return <img src={typeof src === 'string' ? src : ''} alt={alt ?? ''} />;
+      },
+    };
+  }, [links, chain, path, onOpen]);
 
   return (
-    <ReactMarkdown remarkPlugins={remarkPlugins} components={components} urlTransform={keepOurUrls}>
-      {content}
+    <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
+      {content.replace(/^\uFEFF/, '')}
     </ReactMarkdown>
   );
 }

@@ -1,30 +1,48 @@
 import { useEffect, useRef } from 'react';
 import { MarkdownNote } from './MarkdownNote';
+import { NoteLinks } from './NoteLinks';
 import { useNoteStore } from './note-store';
 
-function normalizeHeading(text: string): string {
-  return text.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();
+/** The element showing source line `line` of the note itself (not of a note embedded in it). */
+function elementAt(container: HTMLElement, line: number): HTMLElement | null {
+  let best: HTMLElement | null = null;
+  for (const element of container.querySelectorAll<HTMLElement>('[data-line]')) {
+    if (element.parentElement?.closest('.note-embed')) continue;
+    if (Number(element.dataset.line) <= line) best = element;
+    else break;
+  }
+  return best;
 }
 
-/** The open note, rendered; wikilinks open their targets here. */
+/** The open note, rendered; links open their targets here, at the heading, block or line. */
 export function NoteViewer() {
-  const { path, note, subpath, error, open, close } = useNoteStore();
+  const { path, note, backlinks, line, visit, error, open, close } = useNoteStore();
   const body = useRef<HTMLDivElement>(null);
+  const shownVisit = useRef(-1);
 
   useEffect(() => {
     const container = body.current;
-    if (!container || !note) return;
+    if (!container || !note || shownVisit.current === visit) return;
+    shownVisit.current = visit;
     container.scrollTop = 0;
-    const heading = subpath
-      ?.split('#')
-      .filter((part) => part && !part.startsWith('^'))
-      .at(-1);
-    if (!heading) return;
-    const match = [...container.querySelectorAll('h1, h2, h3, h4, h5, h6')].find(
-      (element) => normalizeHeading(element.textContent ?? '') === normalizeHeading(heading),
-    );
-    match?.scrollIntoView({ block: 'start' });
-  }, [note, subpath]);
+    const target = line === null ? null : elementAt(container, line);
+    if (!target) return;
+    target.scrollIntoView({ block: 'start' });
+    target.classList.add('flash');
+    // Embeds and images above the target load afterwards and push it down: keep it in place while they
+    // settle, until the user scrolls.
+    const keep = new ResizeObserver(() => target.scrollIntoView({ block: 'start' }));
+    keep.observe(container.firstElementChild ?? container);
+    const stop = () => keep.disconnect();
+    const timer = setTimeout(stop, 2000);
+    for (const event of ['wheel', 'keydown', 'pointerdown', 'touchstart'])
+      container.addEventListener(event, stop, { once: true, passive: true });
+    return () => {
+      stop();
+      clearTimeout(timer);
+      target.classList.remove('flash');
+    };
+  }, [note, line, visit]);
 
   if (!path) return null;
   return (
@@ -44,17 +62,18 @@ export function NoteViewer() {
           ×
         </button>
       </header>
-      <div className="note-body markdown" ref={body}>
+      <div className="note-body" ref={body}>
         {error ? (
           <p className="error" role="alert">
             {error}
           </p>
         ) : note ? (
-          <MarkdownNote
-            content={note.content}
-            path={note.path}
-            onOpenNote={(target, sub) => void open(target, sub)}
-          />
+          <>
+            <article className="markdown">
+              <MarkdownNote content={note.content} path={note.path} links={note.links} onOpen={open} />
+            </article>
+            <NoteLinks backlinks={backlinks} outgoing={note.links} onOpen={open} />
+          </>
         ) : (
           <p className="muted">Loading…</p>
         )}

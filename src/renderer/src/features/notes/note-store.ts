@@ -1,46 +1,77 @@
 import { create } from 'zustand';
 import type { NoteFile } from '../../../../shared/domain';
+import type { ResolvedLink } from '../../../../shared/index-domain';
 import { describeError, kasten } from '../../api';
 
 interface NoteState {
   path: string | null;
   note: NoteFile | null;
-  /** Heading or block to scroll to once the note is shown. */
-  subpath: string | null;
+  /** Links in other notes that point here, with the line they are on. */
+  backlinks: ResolvedLink[];
+  /** Source line to scroll to once the note is shown (a heading, a block, a linking line). */
+  line: number | null;
+  /** Counts user navigations, so a reload after an edit keeps the scroll position. */
+  visit: number;
   error: string | null;
-  open(path: string, subpath?: string | null): Promise<void>;
+  open(path: string, line?: number | null): Promise<void>;
+  /** Reads the open note and its backlinks again, keeping the scroll position. */
+  reload(): Promise<void>;
   close(): void;
 }
 
-/** The note shown in the viewer; reloaded when its file changes on disk. */
+/** The note shown in the viewer; reloaded when its file or the link graph changes. */
 export const useNoteStore = create<NoteState>((set, get) => ({
   path: null,
   note: null,
-  subpath: null,
+  backlinks: [],
+  line: null,
+  visit: 0,
   error: null,
-  async open(path, subpath = null) {
-    set({ path, subpath, error: null });
+  async open(path, line = null) {
+    const sameNote = get().path === path && get().note !== null;
+    set({
+      path,
+      line,
+      visit: get().visit + 1,
+      error: null,
+      ...(sameNote ? {} : { note: null, backlinks: [] }),
+    });
+    if (!sameNote) await get().reload();
+  },
+  async reload() {
+    const path = get().path;
+    if (!path) return;
     try {
-      const note = await kasten.notes.read({ path });
-      if (get().path === path) set({ note });
+      const [note, backlinks] = await Promise.all([
+        kasten.notes.read({ path }),
+        kasten.links.backlinks({ path }).catch(() => []),
+      ]);
+      if (get().path === path) set({ note, backlinks, error: null });
     } catch (error) {
-      if (get().path === path) set({ note: null, error: describeError(error) });
+      if (get().path === path) set({ note: null, backlinks: [], error: describeError(error) });
     }
   },
   close() {
-    set({ path: null, note: null, subpath: null, error: null });
+    set({ path: null, note: null, backlinks: [], line: null, error: null });
   },
 }));
 
 let subscribed = false;
-/** Follows the files: another vault closes the note; an edit on disk reloads it. */
+/** Follows the files: another vault closes the note; an edit, a rename or a new link reloads it. */
 export function startNoteSync(): void {
   if (subscribed) return;
   subscribed = true;
   kasten.vault.onChanged((change) => {
-    const { path, subpath, open, close } = useNoteStore.getState();
+    const { path, reload, close } = useNoteStore.getState();
     if (!path) return;
     if (change.reason === 'opened') close();
-    else if (change.paths.includes(path)) void open(path, subpath);
+    else if (change.paths.includes(path)) void reload();
+  });
+  kasten.index.onChanged((change) => {
+    const { path, line, open, reload } = useNoteStore.getState();
+    if (!path) return;
+    const renamed = change.renamed.find((rename) => rename.from === path);
+    if (renamed) void open(renamed.to, line);
+    else void reload();
   });
 }

@@ -1,6 +1,7 @@
 import { useVaultStore } from '../vault/vault-store';
+import { IndexStatus } from './IndexStatus';
 
-/** Bottom bar: the open vault and its size. */
+/** Bottom bar: the open vault, its size, indexing progress and vault health. */
 export function StatusBar() {
   const vault = useVaultStore((state) => state.vault);
   return (
@@ -18,6 +19,8 @@ export function StatusBar() {
               {vault.attachmentCount} {vault.attachmentCount === 1 ? 'attachment' : 'attachments'}
             </span>
           )}
+          <span className="status-spacer" />
+          <IndexStatus />
         </>
       ) : (
         <span className="muted">No vault open</span>

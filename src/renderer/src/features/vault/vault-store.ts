@@ -5,9 +5,8 @@ import { describeError, kasten } from '../../api';
 interface VaultState {
   vault: VaultSummary | null;
   entries: TreeEntry[];
-  /** Every note path in the vault, for link resolution until the vault index lands. */
-  notePaths: string[];
-  attachmentPaths: string[];
+  /** Every folder in the vault, for the search filter. */
+  folders: string[];
   recent: RecentVault[];
   canPickFolder: boolean;
   loaded: boolean;
@@ -16,10 +15,11 @@ interface VaultState {
   open(path?: string): Promise<boolean>;
 }
 
-function collect(entries: TreeEntry[], kind: 'note' | 'attachment', into: string[] = []): string[] {
+function foldersIn(entries: TreeEntry[], into: string[] = []): string[] {
   for (const entry of entries) {
-    if (entry.kind === 'folder') collect(entry.children, kind, into);
-    else if (entry.kind === kind) into.push(entry.path);
+    if (entry.kind !== 'folder') continue;
+    into.push(entry.path);
+    foldersIn(entry.children, into);
   }
   return into;
 }
@@ -28,8 +28,7 @@ function collect(entries: TreeEntry[], kind: 'note' | 'attachment', into: string
 export const useVaultStore = create<VaultState>((set, get) => ({
   vault: null,
   entries: [],
-  notePaths: [],
-  attachmentPaths: [],
+  folders: [],
   recent: [],
   canPickFolder: false,
   loaded: false,
@@ -44,8 +43,7 @@ export const useVaultStore = create<VaultState>((set, get) => ({
       set({
         vault: tree.vault,
         entries: tree.entries,
-        notePaths: collect(tree.entries, 'note'),
-        attachmentPaths: collect(tree.entries, 'attachment'),
+        folders: foldersIn(tree.entries),
         recent,
         canPickFolder: info.canPickFolder,
         loaded: true,

@@ -1,0 +1,101 @@
+import { useEffect, useState } from 'react';
+import type { NoteFile } from '../../../../shared/domain';
+import type { ResolvedLink } from '../../../../shared/index-domain';
+import { describeError, kasten } from '../../api';
+import { EmbeddedImage } from './EmbeddedImage';
+import { MarkdownNote } from './MarkdownNote';
+import { embeddedSection } from './note-section';
+import type { OpenNote } from './WikiLink';
+
+/** How deep note embeds nest before the viewer stops, as Obsidian does. */
+const maxDepth = 4;
+const imageFile = /\.(png|jpe?g|gif|webp|avif|bmp|svg)$/i;
+
+/** `![[img.png|300]]` or `|300x200`: the width (and height) to show the image at. */
+function imageSize(display: string | null): { width?: number; height?: number } {
+  const match = /^(\d+)(?:x(\d+))?$/.exec(display?.trim() ?? '');
+  return match ? { width: Number(match[1]), height: match[2] ? Number(match[2]) : undefined } : {};
+}
+
+/** `![[…]]`: an image shown, a note (or its section) rendered inline, anything else a link chip. */
+export function WikiEmbed({
+  link,
+  chain,
+  onOpen,
+}: {
+  link: ResolvedLink;
+  chain: string[];
+  onOpen: OpenNote;
+}) {
+  const path = link.resolved;
+  if (!path || link.status === 'broken-subpath')
+    return (
+      <span className="embed-missing wikilink-broken" title={link.reason ?? undefined}>
+        ↪ {link.raw} — {link.reason}
+      </span>
+    );
+  if (imageFile.test(path))
+    return <EmbeddedImage path={path} alt={link.display ?? link.target} {...imageSize(link.display)} />;
+  if (!/\.md$/i.test(path))
+    return (
+      <span className="wikilink-embed" title={path}>
+        📎 {path.split('/').at(-1)}
+      </span>
+    );
+  if (chain.includes(path))
+    return (
+      <p className="embed-notice">↻ {link.raw} is already shown above: embedding it again would never end.</p>
+    );
+  if (chain.length >= maxDepth)
+    return (
+      <p className="embed-notice">
+        {link.raw} is nested {maxDepth} embeds deep; open it to read it.
+      </p>
+    );
+  return <NoteEmbed link={link} path={path} chain={chain} onOpen={onOpen} />;
+}
+
+function NoteEmbed({
+  link,
+  path,
+  chain,
+  onOpen,
+}: {
+  link: ResolvedLink;
+  path: string;
+  chain: string[];
+  onOpen: OpenNote;
+}) {
+  const [state, setState] = useState<{ note?: NoteFile; error?: string }>({});
+  useEffect(() => {
+    let cancelled = false;
+    kasten.notes.read({ path }).then(
+      (note) => !cancelled && setState({ note }),
+      (error: unknown) => !cancelled && setState({ error: describeError(error) }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [path]);
+
+  return (
+    <div className="note-embed" data-testid="note-embed" data-path={path}>
+      <button type="button" className="note-embed-title" onClick={() => onOpen(path, link.subpathLine)}>
+        {link.raw.slice(3, -2)}
+      </button>
+      {state.error ? (
+        <p className="error">{state.error}</p>
+      ) : state.note ? (
+        <MarkdownNote
+          content={embeddedSection(state.note.content, link.subpathLine)}
+          path={path}
+          links={state.note.links}
+          chain={chain}
+          onOpen={onOpen}
+        />
+      ) : (
+        <p className="muted">Loading…</p>
+      )}
+    </div>
+  );
+}

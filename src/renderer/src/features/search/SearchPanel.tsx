@@ -1,0 +1,120 @@
+import { useEffect, useRef } from 'react';
+import { useNoteStore } from '../notes/note-store';
+import { useVaultStore } from '../vault/vault-store';
+import { searchActive, useSearchStore } from './search-store';
+import { snippetParts } from './snippet-parts';
+
+const folderOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+
+/** The search box, with folder and tag filters; Ctrl/Cmd+K focuses it from anywhere. */
+export function SearchBox() {
+  const { query, folder, tag, tags, hits, selected, set, select, loadTags, clear } = useSearchStore();
+  const folders = useVaultStore((state) => state.folders);
+  const open = useNoteStore((state) => state.open);
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    const focus = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        input.current?.focus();
+        input.current?.select();
+      }
+    };
+    window.addEventListener('keydown', focus);
+    return () => window.removeEventListener('keydown', focus);
+  }, []);
+
+  const openSelected = () => {
+    const hit = hits[selected];
+    if (hit) void open(hit.path);
+  };
+
+  return (
+    <div className="search-box" role="search">
+      <input
+        ref={input}
+        type="search"
+        data-testid="search-input"
+        aria-label="Search notes"
+        placeholder="Search notes  (Ctrl+K)"
+        value={query}
+        onFocus={() => void loadTags()}
+        onChange={(event) => set({ query: event.target.value })}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown') select(selected + 1);
+          else if (event.key === 'ArrowUp') select(selected - 1);
+          else if (event.key === 'Enter') openSelected();
+          else if (event.key === 'Escape') clear();
+          else return;
+          event.preventDefault();
+        }}
+      />
+      {query.trim() !== '' && (
+        <div className="search-filters">
+          <select
+            aria-label="Folder filter"
+            value={folder}
+            onChange={(event) => set({ folder: event.target.value })}
+          >
+            <option value="">All folders</option>
+            {folders.map((path) => (
+              <option key={path} value={path}>
+                {path}
+              </option>
+            ))}
+          </select>
+          <select aria-label="Tag filter" value={tag} onChange={(event) => set({ tag: event.target.value })}>
+            <option value="">All tags</option>
+            {tags.map(({ tag: name, count }) => (
+              <option key={name} value={name}>
+                #{name} ({count})
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Results replace the tree while a search is active. */
+export function SearchResults() {
+  const { hits, selected, pending, error, select } = useSearchStore();
+  const active = useSearchStore(searchActive);
+  const open = useNoteStore((state) => state.open);
+  const openPath = useNoteStore((state) => state.path);
+  const list = useRef<HTMLUListElement>(null);
+
+  useEffect(() => {
+    list.current?.querySelector<HTMLElement>('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
+
+  if (!active) return null;
+  if (error) return <p className="error pad">{error}</p>;
+  if (hits.length === 0)
+    return <p className="muted pad">{pending ? 'Searching…' : 'No note matches every word.'}</p>;
+  return (
+    <ul className="search-results" role="listbox" aria-label="Search results" ref={list}>
+      {hits.map((hit, index) => (
+        <li key={hit.path} role="option" aria-selected={index === selected}>
+          <button
+            type="button"
+            data-testid="search-result"
+            className={`search-result${index === selected ? ' active' : ''}${hit.path === openPath ? ' open' : ''}`}
+            onMouseEnter={() => select(index)}
+            onClick={() => void open(hit.path)}
+          >
+            <span className="search-title">{hit.title}</span>
+            {folderOf(hit.path) && <span className="search-folder">{folderOf(hit.path)}</span>}
+            <span className="search-snippet">
+              {snippetParts(hit.snippet).map((part, key) =>
+                part.match ? <mark key={key}>{part.text}</mark> : <span key={key}>{part.text}</span>,
+              )}
+            </span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,48 @@
+import { create } from 'zustand';
+import type { IndexProgress } from '../../../../shared/index-domain';
+import { kasten } from '../../api';
+import { useHealthStore } from '../health/health-store';
+import { useSearchStore } from '../search/search-store';
+
+interface IndexState {
+  progress: IndexProgress | null;
+  cancel(): Promise<void>;
+}
+
+/** Indexing progress, mirrored from the main process. */
+export const useIndexStore = create<IndexState>(() => ({
+  progress: null,
+  async cancel() {
+    await kasten.index.cancel();
+  },
+}));
+
+let subscribed = false;
+/**
+ * Keeps what depends on the index fresh: progress, vault health and the open search re-run when a pass
+ * finishes or the watcher's changes land.
+ */
+export function startIndexSync(): void {
+  if (subscribed) return;
+  subscribed = true;
+  const refresh = () => {
+    void useHealthStore.getState().load();
+    useSearchStore.getState().refresh();
+  };
+  kasten.index.onProgress((progress) => {
+    useIndexStore.setState({ progress });
+    if (progress.state !== 'indexing') refresh();
+  });
+  kasten.index.onChanged(refresh);
+  kasten.vault.onChanged((change) => {
+    if (change.reason !== 'opened') return;
+    useSearchStore.getState().clear();
+    useHealthStore.getState().show(false);
+    refresh();
+  });
+  kasten.index.status().then(
+    ({ progress }) => useIndexStore.setState({ progress }),
+    () => {},
+  );
+  refresh();
+}
