@@ -1,10 +1,10 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp, type KastenApp } from '../../src/main/app';
+import type { KastenApp } from '../../src/main/app';
 import type { VaultChange } from '../../src/shared/domain';
-import { builtParserWorker } from '../support/built-worker';
-import { resourcesDir, tempWorkspace, waitFor } from '../support/temp-vault';
+import { startIndexedApp } from '../support/indexed-app';
+import { tempWorkspace, waitFor } from '../support/temp-vault';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -12,18 +12,8 @@ afterEach(async () => {
 });
 
 async function indexed(dataDir: string, vault: string, watch = false): Promise<KastenApp> {
-  const app = createApp({
-    host: 'cli',
-    version: '0.0.0',
-    dataDir,
-    resourcesDir,
-    vault,
-    watch,
-    parserWorker: builtParserWorker,
-  });
+  const app = await startIndexedApp(dataDir, vault, watch);
   cleanups.push(() => app.dispose());
-  await app.start();
-  await app.index.whenIdle();
   return app;
 }
 

@@ -2,10 +2,9 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp, type KastenApp } from '../../src/main/app';
-import { builtParserWorker } from '../support/built-worker';
+import { startIndexedApp } from '../support/indexed-app';
 import { dumpIndex } from '../support/index-dump';
-import { resourcesDir, tempWorkspace } from '../support/temp-vault';
+import { tempWorkspace } from '../support/temp-vault';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -81,21 +80,6 @@ function apply(vault: string, op: Operation): void {
   }
 }
 
-async function open(dataDir: string, vault: string, watch: boolean): Promise<KastenApp> {
-  const app = createApp({
-    host: 'cli',
-    version: '0.0.0',
-    dataDir,
-    resourcesDir,
-    vault,
-    watch,
-    parserWorker: builtParserWorker,
-  });
-  await app.start();
-  await app.index.whenIdle();
-  return app;
-}
-
 describe('the live index', () => {
   it('equals a fresh rebuild after any sequence of creates, edits, renames and deletes', async () => {
     await fc.assert(
@@ -107,13 +91,13 @@ describe('the live index', () => {
           cleanups.push(ws.remove);
           mkdirSync(ws.vault, { recursive: true });
           for (const [path, content] of initial) apply(ws.vault, { kind: 'write', path, content });
-          const live = await open(ws.dataDir, ws.vault, true);
+          const live = await startIndexedApp(ws.dataDir, ws.vault, true);
           try {
             for (const [op, pause] of operations) {
               apply(ws.vault, op);
               if (pause > 20) await new Promise((resolve) => setTimeout(resolve, pause));
             }
-            const fresh = await open(join(ws.base, 'fresh-data'), ws.vault, false);
+            const fresh = await startIndexedApp(join(ws.base, 'fresh-data'), ws.vault, false);
             const expected = dumpIndex(fresh);
             await fresh.dispose();
             // The watcher delivers asynchronously: wait until the live index has caught up, then compare.

@@ -2,10 +2,10 @@ import { cpSync, readFileSync, renameSync, rmSync, unlinkSync, utimesSync, write
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp, type KastenApp } from '../../src/main/app';
+import type { KastenApp } from '../../src/main/app';
 import { indexFileFor } from '../../src/main/storage/index-database';
 import type { IndexChange } from '../../src/shared/index-domain';
-import { builtParserWorker } from '../support/built-worker';
+import { startIndexedApp } from '../support/indexed-app';
 import { resourcesDir, tempWorkspace, waitFor } from '../support/temp-vault';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -26,18 +26,8 @@ function sampleWorkspace() {
 }
 
 async function indexed(dataDir: string, vault: string, watch = false): Promise<KastenApp> {
-  const app = createApp({
-    host: 'cli',
-    version: '0.0.0',
-    dataDir,
-    resourcesDir,
-    vault,
-    watch,
-    parserWorker: builtParserWorker,
-  });
+  const app = await startIndexedApp(dataDir, vault, watch);
   cleanups.push(() => app.dispose());
-  await app.start();
-  await app.index.whenIdle();
   return app;
 }
 
