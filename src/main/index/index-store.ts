@@ -10,22 +10,54 @@ export interface FileState {
   hash: string;
 }
 
-/** A link as the resolver needs it. */
-export interface LinkToResolve {
+/** How a link resolved, as stored (candidates as JSON, flags as 0/1). */
+export interface StoredResolution {
+  resolved: string | null;
+  status: LinkStatus;
+  candidates: string | null;
+  viaAlias: number;
+  subpathLine: number | null;
+  reason: string | null;
+}
+
+/** A link as the resolver needs it, with what it resolved to last time. */
+export interface LinkToResolve extends StoredResolution {
   id: number;
   source: string;
   target: string;
   subpath: string | null;
 }
 
-export interface LinkResolutionRow {
-  id: number;
-  resolved: string | null;
+export type LinkResolutionRow = StoredResolution & { id: number };
+
+/** A resolver result in the shape the links table stores. */
+export function storedResolution(resolution: {
+  path: string | null;
   status: LinkStatus;
   candidates: string[];
   viaAlias: boolean;
   subpathLine: number | null;
   reason: string | null;
+}): StoredResolution {
+  return {
+    resolved: resolution.path,
+    status: resolution.status,
+    candidates: resolution.candidates.length > 0 ? JSON.stringify(resolution.candidates) : null,
+    viaAlias: resolution.viaAlias ? 1 : 0,
+    subpathLine: resolution.subpathLine,
+    reason: resolution.reason,
+  };
+}
+
+export function sameResolution(a: StoredResolution, b: StoredResolution): boolean {
+  return (
+    a.resolved === b.resolved &&
+    a.status === b.status &&
+    a.candidates === b.candidates &&
+    a.viaAlias === b.viaAlias &&
+    a.subpathLine === b.subpathLine &&
+    a.reason === b.reason
+  );
 }
 
 interface LinkRow {
@@ -72,13 +104,16 @@ export class IndexStore {
       insertTag: db.prepare('INSERT INTO tags (note_id, tag, tag_key) VALUES (?, ?, ?)'),
       insertAlias: db.prepare('INSERT INTO aliases (note_id, alias) VALUES (?, ?)'),
       insertLink: db.prepare(
-        `INSERT INTO links (note_id, kind, embed, line, col, raw, target, subpath, display, link_key, status, context)
-         VALUES (@noteId, @kind, @embed, @line, @col, @raw, @target, @subpath, @display, @linkKey, 'broken', @context)`,
+        `INSERT INTO links (note_id, kind, embed, line, col, raw, target, subpath, display, link_key, context,
+           resolved, status, candidates, via_alias, subpath_line, reason)
+         VALUES (@noteId, @kind, @embed, @line, @col, @raw, @target, @subpath, @display, @linkKey, @context,
+           @resolved, @status, @candidates, @viaAlias, @subpathLine, @reason)`,
       ),
       insertFts: db.prepare(
         'INSERT INTO notes_fts (rowid, title, aliases, headings, body) VALUES (?, ?, ?, ?, ?)',
       ),
       insertWarning: db.prepare('INSERT INTO warnings (path, message, kind) VALUES (?, ?, ?)'),
+      deleteFileWarning: db.prepare("DELETE FROM warnings WHERE path = ? AND kind = 'file'"),
       touchNote: db.prepare('UPDATE notes SET size = ?, mtime_ms = ? WHERE path = ?'),
       upsertAttachment: db.prepare(
         `INSERT INTO attachments (path, size, mtime_ms) VALUES (?, ?, ?)
@@ -130,8 +165,14 @@ export class IndexStore {
     return [...notes.values()];
   }
 
-  /** Replaces everything indexed for the note at `note.path`. Call inside a transaction. */
-  writeNote(note: ParsedNote): void {
+  /**
+   * Replaces everything indexed for the note at `note.path`, its links resolved as the resolver stands.
+   * Call inside a transaction.
+   */
+  writeNote(
+    note: ParsedNote,
+    resolve: (link: { target: string; subpath: string | null }) => StoredResolution,
+  ): void {
     this.deleteNote(note.path);
     const { facts } = note;
     const id = Number(
@@ -164,6 +205,7 @@ export class IndexStore {
         display: link.display,
         linkKey: this.linkKey(link.target, note.path),
         context: note.linkContexts[index] ?? '',
+        ...resolve(link),
       }),
     );
     s.insertFts.run(
@@ -187,6 +229,10 @@ export class IndexStore {
     return true;
   }
 
+  hasNote(path: string): boolean {
+    return this.statements.noteId.get(path) !== undefined;
+  }
+
   touchNote(path: string, size: number, mtimeMs: number): void {
     this.statements.touchNote.run(size, mtimeMs, path);
   }
@@ -206,17 +252,18 @@ export class IndexStore {
   }
 
   addFileWarning(warning: IndexWarning): void {
-    this.db.prepare("DELETE FROM warnings WHERE path = ? AND kind = 'file'").run(warning.path);
+    this.statements.deleteFileWarning.run(warning.path);
     this.statements.insertWarning.run(warning.path, warning.message, 'file');
   }
 
   clearFileWarning(path: string): void {
-    this.db.prepare("DELETE FROM warnings WHERE path = ? AND kind = 'file'").run(path);
+    this.statements.deleteFileWarning.run(path);
   }
 
   /** Links whose resolution may change: their key is affected, they point at a changed file, or all. */
   linksToResolve(scope: { keys: Iterable<string>; paths: Iterable<string> } | 'all'): LinkToResolve[] {
-    const select = `SELECT l.id, n.path AS source, l.target, l.subpath FROM links l JOIN notes n ON n.id = l.note_id`;
+    const select = `SELECT l.id, n.path AS source, l.target, l.subpath, l.resolved, l.status, l.candidates,
+      l.via_alias AS viaAlias, l.subpath_line AS subpathLine, l.reason FROM links l JOIN notes n ON n.id = l.note_id`;
     if (scope === 'all') return this.db.prepare<[], LinkToResolve>(select).all();
     const keys = JSON.stringify([...new Set(scope.keys)]);
     const paths = JSON.stringify([...new Set(scope.paths)]);
@@ -230,13 +277,7 @@ export class IndexStore {
   }
 
   updateResolutions(rows: LinkResolutionRow[]): void {
-    for (const row of rows) {
-      this.statements.updateResolution.run({
-        ...row,
-        candidates: row.candidates.length > 0 ? JSON.stringify(row.candidates) : null,
-        viaAlias: row.viaAlias ? 1 : 0,
-      });
-    }
+    for (const row of rows) this.statements.updateResolution.run(row);
   }
 
   counts() {

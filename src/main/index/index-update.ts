@@ -1,7 +1,13 @@
 import { availableParallelism } from 'node:os';
 import type { IndexProgress } from '../../shared/index-domain';
 import type { VaultLinkResolver } from '../../shared/links/link-resolver';
-import type { FileState, IndexStore, LinkResolutionRow } from './index-store';
+import {
+  sameResolution,
+  storedResolution,
+  type FileState,
+  type IndexStore,
+  type LinkResolutionRow,
+} from './index-store';
 import type { ParseOutcome } from './parsed-note';
 import type { ParserPool } from './parser-pool';
 
@@ -23,7 +29,7 @@ export interface IndexUpdateOptions {
   onProgress: (progress: IndexProgress) => void;
 }
 
-const notesPerTask = 32;
+const notesPerTask = 128;
 const tasksInFlight = Math.max(2, availableParallelism() * 2);
 const resolutionsPerTransaction = 4000;
 const progressEveryMs = 100;
@@ -79,6 +85,14 @@ export class IndexUpdate {
     })();
   }
 
+  /**
+   * Tells the resolver about notes before they are parsed (names only), so that on a cold index most
+   * links resolve as they are written and few need rewriting at the end.
+   */
+  announceNotes(paths: string[]): void {
+    for (const path of paths) this.options.resolver.setNote({ path, aliases: [], headings: [], blocks: [] });
+  }
+
   /** Parses `paths` in the pool and writes each note; returns how many were parsed. */
   async parseNotes(paths: string[], known: Map<string, FileState>): Promise<number> {
     const { pool, root, signal } = this.options;
@@ -118,19 +132,14 @@ export class IndexUpdate {
   finish(): void {
     const { store, resolver, full } = this.options;
     const links = store.linksToResolve(full ? 'all' : { keys: this.keys, paths: this.changedPaths });
-    for (let start = 0; start < links.length; start += resolutionsPerTransaction) {
-      const rows: LinkResolutionRow[] = links.slice(start, start + resolutionsPerTransaction).map((link) => {
-        const resolution = resolver.resolve(link, link.source);
-        return {
-          id: link.id,
-          resolved: resolution.path,
-          status: resolution.status,
-          candidates: resolution.candidates,
-          viaAlias: resolution.viaAlias,
-          subpathLine: resolution.subpathLine,
-          reason: resolution.reason,
-        };
-      });
+    // Links were resolved as they were written; only those whose target appeared later change here.
+    const changed: LinkResolutionRow[] = [];
+    for (const link of links) {
+      const now = storedResolution(resolver.resolve(link, link.source));
+      if (!sameResolution(link, now)) changed.push({ id: link.id, ...now });
+    }
+    for (let start = 0; start < changed.length; start += resolutionsPerTransaction) {
+      const rows = changed.slice(start, start + resolutionsPerTransaction);
       store.db.transaction(() => store.updateResolutions(rows))();
     }
     if (!this.options.signal.aborted) this.report({ state: 'idle', done: 0, total: 0, etaMs: null }, true);
@@ -141,6 +150,8 @@ export class IndexUpdate {
     store.db.transaction(() => {
       for (const outcome of outcomes) {
         if (!outcome.ok) {
+          // A note announced in advance (see announceNotes) that could not be read is not in the index.
+          if (!store.hasNote(outcome.path)) resolver.removeNote(outcome.path);
           if (outcome.vanished) {
             if (store.deleteNote(outcome.path)) {
               this.noteKeysChanged(outcome.path);
@@ -161,9 +172,9 @@ export class IndexUpdate {
           continue;
         }
         this.noteKeysChanged(note.path);
-        store.writeNote(note);
         const { aliases: noteAliases, headings, blocks } = note.facts;
         resolver.setNote({ path: note.path, aliases: noteAliases, headings, blocks });
+        store.writeNote(note, (link) => storedResolution(resolver.resolve(link, note.path)));
         aliases.set(note.path, noteAliases);
         this.noteKeysChanged(note.path);
       }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { linkContexts, linkOccurrences } from '../../shared/markdown/note-links';
 import { fastExtractNote } from './fast-extract';
@@ -11,26 +11,28 @@ const binarySniffBytes = 8192;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8');
 
-/** Reads, hashes and parses the notes of a task; runs in a worker thread or, in tests, inline. */
-export async function parseNotes(task: ParseTask): Promise<ParseOutcome[]> {
-  const outcomes: ParseOutcome[] = [];
-  for (const path of task.paths) outcomes.push(await parseNoteFile(task.root, path));
-  return outcomes;
+/**
+ * Reads, hashes and parses the notes of a task; runs in a worker thread or, in tests, inline. Reads are
+ * synchronous: a worker has nothing else to do meanwhile, and promise-based open/stat/read/close cost
+ * four thread-pool round trips per file (a tenth of the worker's time on a 10k-note vault).
+ */
+export function parseNotes(task: ParseTask): ParseOutcome[] {
+  return task.paths.map((path) => parseNoteFile(task.root, path));
 }
 
-export async function parseNoteFile(root: string, path: string): Promise<ParseOutcome> {
+export function parseNoteFile(root: string, path: string): ParseOutcome {
   let bytes: Buffer;
   let size: number;
   let mtimeMs: number;
   try {
-    const handle = await open(join(root, ...path.split('/')), 'r');
+    const fd = openSync(join(root, ...path.split('/')), 'r');
     try {
-      const info = await handle.stat();
+      const info = fstatSync(fd);
       size = info.size;
       mtimeMs = info.mtimeMs;
-      bytes = await handle.readFile();
+      bytes = readFileSync(fd);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

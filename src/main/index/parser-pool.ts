@@ -15,7 +15,7 @@ export function createParserPool(workerFile: string | null, threads = availableP
     return {
       parse: (task, signal) => {
         signal?.throwIfAborted();
-        return parseNotes(task);
+        return Promise.resolve(parseNotes(task));
       },
       dispose: async () => {},
     };

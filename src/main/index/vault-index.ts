@@ -207,6 +207,7 @@ export class VaultIndex {
       }),
     );
 
+    if (known.size === 0) update.announceNotes(toParse);
     const parsed = await update.parseNotes(toParse, known);
     update.finish();
     const report = this.report(Math.round(performance.now() - started), parsed);

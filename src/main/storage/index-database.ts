@@ -98,7 +98,14 @@ export function indexFileFor(dataDir: string, vaultRoot: string): string {
 
 export function openIndexDatabase(file: string, onNotice?: (message: string) => void): SqliteDatabase {
   const db = openDatabase({ file, migrations, onNotice, derived: true });
-  // The index can always be rebuilt from the files: trade durability on power loss for write speed.
-  db.pragma('synchronous = NORMAL');
+  // The index can always be rebuilt from the files (and is, when found corrupt): trade durability on
+  // power loss for write speed. No fsync at all, and checkpoints only every 10,000 pages (40 MB of WAL):
+  // on a cold index of 10k notes, checkpoints at the default 1,000 pages cost 15% of the time.
+  db.pragma('synchronous = OFF');
+  db.pragma('wal_autocheckpoint = 10000');
+  // A 10k-note vault's link and FTS b-trees outgrow the default 2 MB page cache, and every commit then
+  // re-reads evicted pages from the WAL; 64 MB keeps them in memory while a vault is indexed.
+  db.pragma('cache_size = -65536');
+  db.pragma('temp_store = MEMORY');
   return db;
 }
