@@ -267,11 +267,12 @@ export class IndexStore {
     if (scope === 'all') return this.db.prepare<[], LinkToResolve>(select).all();
     const keys = JSON.stringify([...new Set(scope.keys)]);
     const paths = JSON.stringify([...new Set(scope.paths)]);
+    // A UNION of three indexed lookups: with OR, SQLite scans every link.
     return this.db
       .prepare<[string, string, string], LinkToResolve>(
         `${select} WHERE l.link_key IN (SELECT value FROM json_each(?))
-           OR l.resolved IN (SELECT value FROM json_each(?))
-           OR n.path IN (SELECT value FROM json_each(?))`,
+         UNION ${select} WHERE l.resolved IN (SELECT value FROM json_each(?))
+         UNION ${select} WHERE n.path IN (SELECT value FROM json_each(?))`,
       )
       .all(keys, paths, paths);
   }
@@ -293,12 +294,14 @@ export class IndexStore {
           brokenSubpaths: number;
         }
       >(
+        // One pass over the links rather than one per status.
         `SELECT (SELECT count(*) FROM notes) AS notes,
                 (SELECT count(*) FROM attachments) AS attachments,
-                (SELECT count(*) FROM links) AS links,
-                (SELECT count(*) FROM links WHERE status = 'broken') AS broken,
-                (SELECT count(*) FROM links WHERE status = 'ambiguous') AS ambiguous,
-                (SELECT count(*) FROM links WHERE status = 'broken-subpath') AS brokenSubpaths`,
+                count(*) AS links,
+                coalesce(sum(status = 'broken'), 0) AS broken,
+                coalesce(sum(status = 'ambiguous'), 0) AS ambiguous,
+                coalesce(sum(status = 'broken-subpath'), 0) AS brokenSubpaths
+         FROM links`,
       )
       .get()!;
   }

@@ -31,7 +31,7 @@ export interface IndexUpdateOptions {
 
 const notesPerTask = 128;
 const tasksInFlight = Math.max(2, availableParallelism() * 2);
-const resolutionsPerTransaction = 4000;
+const resolutionsPerTransaction = 2000;
 const progressEveryMs = 100;
 
 /**
@@ -121,7 +121,7 @@ export class IndexUpdate {
       await Promise.all(Array.from({ length: Math.min(tasksInFlight, tasks.length) }, worker));
     } catch (error) {
       if (!signal.aborted) throw error;
-      this.finish();
+      await this.finish();
       this.report({ state: 'cancelled', done, total, etaMs: null }, true);
       throw error;
     }
@@ -129,18 +129,19 @@ export class IndexUpdate {
   }
 
   /** Re-resolves the links the changes can affect, and reports the pass as done. */
-  finish(): void {
+  async finish(): Promise<void> {
     const { store, resolver, full } = this.options;
     const links = store.linksToResolve(full ? 'all' : { keys: this.keys, paths: this.changedPaths });
     // Links were resolved as they were written; only those whose target appeared later change here.
-    const changed: LinkResolutionRow[] = [];
-    for (const link of links) {
-      const now = storedResolution(resolver.resolve(link, link.source));
-      if (!sameResolution(link, now)) changed.push({ id: link.id, ...now });
-    }
-    for (let start = 0; start < changed.length; start += resolutionsPerTransaction) {
-      const rows = changed.slice(start, start + resolutionsPerTransaction);
-      store.db.transaction(() => store.updateResolutions(rows))();
+    // In slices, yielding between them, so that requests are answered while 100k links are checked.
+    for (let start = 0; start < links.length; start += resolutionsPerTransaction) {
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      const rows: LinkResolutionRow[] = [];
+      for (const link of links.slice(start, start + resolutionsPerTransaction)) {
+        const now = storedResolution(resolver.resolve(link, link.source));
+        if (!sameResolution(link, now)) rows.push({ id: link.id, ...now });
+      }
+      if (rows.length > 0) store.db.transaction(() => store.updateResolutions(rows))();
     }
     if (!this.options.signal.aborted) this.report({ state: 'idle', done: 0, total: 0, etaMs: null }, true);
   }

@@ -209,7 +209,7 @@ export class VaultIndex {
 
     if (known.size === 0) update.announceNotes(toParse);
     const parsed = await update.parseNotes(toParse, known);
-    update.finish();
+    await update.finish();
     const report = this.report(Math.round(performance.now() - started), parsed);
     if (this.current === index) this.lastReport = report;
     return report;
@@ -242,7 +242,7 @@ export class VaultIndex {
       changed.filter((path) => isNotePath(path)),
       known,
     );
-    update.finish();
+    await update.finish();
 
     const renamed = this.renames.record(
       removedNotes.map((path) => ({ path, hash: known.get(path)?.hash ?? '' })),
