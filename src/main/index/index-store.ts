@@ -79,6 +79,9 @@ interface LinkRow {
   context: string;
 }
 
+const resolveSelect = `SELECT l.id, n.path AS source, l.target, l.subpath, l.resolved, l.status, l.candidates,
+  l.via_alias AS viaAlias, l.subpath_line AS subpathLine, l.reason FROM links l JOIN notes n ON n.id = l.note_id`;
+
 const linkColumns = `n.path AS source, l.line, l.col, l.raw, l.kind, l.embed, l.target, l.subpath, l.display,
   l.resolved, l.status, l.candidates, l.via_alias, l.subpath_line, l.reason, l.context`;
 
@@ -260,11 +263,9 @@ export class IndexStore {
     this.statements.deleteFileWarning.run(path);
   }
 
-  /** Links whose resolution may change: their key is affected, they point at a changed file, or all. */
-  linksToResolve(scope: { keys: Iterable<string>; paths: Iterable<string> } | 'all'): LinkToResolve[] {
-    const select = `SELECT l.id, n.path AS source, l.target, l.subpath, l.resolved, l.status, l.candidates,
-      l.via_alias AS viaAlias, l.subpath_line AS subpathLine, l.reason FROM links l JOIN notes n ON n.id = l.note_id`;
-    if (scope === 'all') return this.db.prepare<[], LinkToResolve>(select).all();
+  /** Links whose resolution may change: their key is affected, or they point at a changed file. */
+  linksToResolve(scope: { keys: Iterable<string>; paths: Iterable<string> }): LinkToResolve[] {
+    const select = resolveSelect;
     const keys = JSON.stringify([...new Set(scope.keys)]);
     const paths = JSON.stringify([...new Set(scope.paths)]);
     // A UNION of three indexed lookups: with OR, SQLite scans every link.
@@ -275,6 +276,13 @@ export class IndexStore {
          UNION ${select} WHERE n.path IN (SELECT value FROM json_each(?))`,
       )
       .all(keys, paths, paths);
+  }
+
+  /** Every link, `limit` at a time after link id `afterId`: pages keep each query short. */
+  linksPage(afterId: number, limit: number): LinkToResolve[] {
+    return this.db
+      .prepare<[number, number], LinkToResolve>(`${resolveSelect} WHERE l.id > ? ORDER BY l.id LIMIT ?`)
+      .all(afterId, limit);
   }
 
   updateResolutions(rows: LinkResolutionRow[]): void {

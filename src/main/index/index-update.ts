@@ -131,17 +131,23 @@ export class IndexUpdate {
   /** Re-resolves the links the changes can affect, and reports the pass as done. */
   async finish(): Promise<void> {
     const { store, resolver, full } = this.options;
-    const links = store.linksToResolve(full ? 'all' : { keys: this.keys, paths: this.changedPaths });
     // Links were resolved as they were written; only those whose target appeared later change here.
-    // In slices, yielding between them, so that requests are answered while 100k links are checked.
-    for (let start = 0; start < links.length; start += resolutionsPerTransaction) {
-      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    // A full pass goes page by page, yielding between pages, so requests are answered meanwhile.
+    const scoped = full ? null : store.linksToResolve({ keys: this.keys, paths: this.changedPaths });
+    let afterId = 0;
+    for (let offset = 0; ; offset += resolutionsPerTransaction) {
+      const links = scoped
+        ? scoped.slice(offset, offset + resolutionsPerTransaction)
+        : store.linksPage(afterId, resolutionsPerTransaction);
+      if (links.length === 0) break;
+      afterId = links.at(-1)!.id;
       const rows: LinkResolutionRow[] = [];
-      for (const link of links.slice(start, start + resolutionsPerTransaction)) {
+      for (const link of links) {
         const now = storedResolution(resolver.resolve(link, link.source));
         if (!sameResolution(link, now)) rows.push({ id: link.id, ...now });
       }
       if (rows.length > 0) store.db.transaction(() => store.updateResolutions(rows))();
+      await new Promise((resolve) => setImmediate(resolve));
     }
     if (!this.options.signal.aborted) this.report({ state: 'idle', done: 0, total: 0, etaMs: null }, true);
   }
