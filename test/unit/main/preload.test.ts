@@ -25,7 +25,15 @@ const kasten = electron.exposed.get('kasten') as import('../../../src/shared/kas
 describe('preload', () => {
   it('exposes only window.kasten, namespaced by domain', () => {
     expect([...electron.exposed.keys()]).toEqual(['kasten']);
-    expect(Object.keys(kasten).sort()).toEqual(['app', 'attachments', 'notes', 'vault']);
+    expect(Object.keys(kasten).sort()).toEqual([
+      'app',
+      'attachments',
+      'index',
+      'links',
+      'notes',
+      'search',
+      'vault',
+    ]);
     expect(typeof kasten.notes.read).toBe('function');
     expect(typeof kasten.vault.onChanged).toBe('function');
   });
