@@ -20,10 +20,7 @@ test.afterEach(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
-// Timing-dependent: it needs the cold index still running when the page has loaded, and on a busy 2-core
-// machine the index either finishes first or starves the page. Kept off until the index has a seam to
-// pace it in tests.
-test.fixme('a cold index shows its progress and can be cancelled', async ({ page }) => {
+test('a cold index shows its progress and can be cancelled', async ({ page }) => {
   await page.goto(server.url);
   const progress = page.getByTestId('index-progress');
   await expect(progress.getByRole('progressbar', { name: 'Indexing' })).toBeVisible({ timeout: 30_000 });

@@ -29,10 +29,18 @@ export interface IndexUpdateOptions {
   onProgress: (progress: IndexProgress) => void;
 }
 
-const notesPerTask = 128;
+const notesPerTask = 64;
 const tasksInFlight = Math.max(2, availableParallelism() * 2);
-const resolutionsPerTransaction = 2000;
+const resolutionsPerPage = 500;
 const progressEveryMs = 100;
+/**
+ * The longest the main thread writes before it lets requests through. Worker results can arrive
+ * together (the pool drains its queue in one go), so writes are serialized and cut into slices of this
+ * length, each in its own transaction and its own turn of the event loop.
+ */
+const writeSliceMs = 16;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * One pass over a set of changed files: deletes, parses (in the worker pool) and writes notes, then
@@ -45,6 +53,8 @@ export class IndexUpdate {
   /** Content hash of every note parsed in this pass. */
   readonly parsedHashes = new Map<string, string>();
   private lastProgress = 0;
+  /** The chain of pending writes: one slice at a time, whichever worker's results it holds. */
+  private writes: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: IndexUpdateOptions) {}
 
@@ -110,7 +120,7 @@ export class IndexUpdate {
         const task = tasks[next++]!;
         const outcomes = await pool.parse({ root, paths: task }, signal);
         signal.throwIfAborted();
-        this.write(outcomes, known);
+        await this.write(outcomes, known);
         done += task.length;
         const elapsed = performance.now() - started;
         const etaMs = done >= 64 ? Math.round((elapsed / done) * (total - done)) : null;
@@ -132,13 +142,13 @@ export class IndexUpdate {
   async finish(): Promise<void> {
     const { store, resolver, full } = this.options;
     // Links were resolved as they were written; only those whose target appeared later change here.
-    // A full pass goes page by page, yielding between pages, so requests are answered meanwhile.
+    // A full pass goes page by page, a turn of the event loop each, so requests are answered meanwhile.
     const scoped = full ? null : store.linksToResolve({ keys: this.keys, paths: this.changedPaths });
     let afterId = 0;
-    for (let offset = 0; ; offset += resolutionsPerTransaction) {
+    for (let offset = 0; ; offset += resolutionsPerPage) {
       const links = scoped
-        ? scoped.slice(offset, offset + resolutionsPerTransaction)
-        : store.linksPage(afterId, resolutionsPerTransaction);
+        ? scoped.slice(offset, offset + resolutionsPerPage)
+        : store.linksPage(afterId, resolutionsPerPage);
       if (links.length === 0) break;
       afterId = links.at(-1)!.id;
       const rows: LinkResolutionRow[] = [];
@@ -147,45 +157,60 @@ export class IndexUpdate {
         if (!sameResolution(link, now)) rows.push({ id: link.id, ...now });
       }
       if (rows.length > 0) store.db.transaction(() => store.updateResolutions(rows))();
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
     if (!this.options.signal.aborted) this.report({ state: 'idle', done: 0, total: 0, etaMs: null }, true);
   }
 
-  private write(outcomes: ParseOutcome[], known: Map<string, FileState>): void {
-    const { store, resolver, aliases, full } = this.options;
-    store.db.transaction(() => {
-      for (const outcome of outcomes) {
-        if (!outcome.ok) {
-          // A note announced in advance (see announceNotes) that could not be read is not in the index.
-          if (!store.hasNote(outcome.path)) resolver.removeNote(outcome.path);
-          if (outcome.vanished) {
-            if (store.deleteNote(outcome.path)) {
-              this.noteKeysChanged(outcome.path);
-              resolver.removeNote(outcome.path);
-              aliases.delete(outcome.path);
-            }
-          } else {
-            store.addFileWarning({ path: outcome.path, message: outcome.message });
-          }
-          continue;
-        }
-        const { note } = outcome;
-        this.parsedHashes.set(note.path, note.hash);
-        store.clearFileWarning(note.path);
-        const before = known.get(note.path);
-        if (!full && before?.hash === note.hash) {
-          store.touchNote(note.path, note.size, note.mtimeMs);
-          continue;
-        }
-        this.noteKeysChanged(note.path);
-        const { aliases: noteAliases, headings, blocks } = note.facts;
-        resolver.setNote({ path: note.path, aliases: noteAliases, headings, blocks });
-        store.writeNote(note, (link) => storedResolution(resolver.resolve(link, note.path)));
-        aliases.set(note.path, noteAliases);
-        this.noteKeysChanged(note.path);
+  /** Queues `outcomes` for writing; resolves once all of them are written (or the pass is cancelled). */
+  private write(outcomes: ParseOutcome[], known: Map<string, FileState>): Promise<void> {
+    const { store, signal } = this.options;
+    const run = this.writes.then(async () => {
+      let next = 0;
+      while (next < outcomes.length) {
+        await nextTurn();
+        signal.throwIfAborted();
+        const deadline = performance.now() + writeSliceMs;
+        store.db.transaction(() => {
+          do this.writeOutcome(outcomes[next++]!, known);
+          while (next < outcomes.length && performance.now() < deadline);
+        })();
       }
-    })();
+    });
+    this.writes = run.catch(() => {});
+    return run;
+  }
+
+  private writeOutcome(outcome: ParseOutcome, known: Map<string, FileState>): void {
+    const { store, resolver, aliases, full } = this.options;
+    if (!outcome.ok) {
+      // A note announced in advance (see announceNotes) that could not be read is not in the index.
+      if (!store.hasNote(outcome.path)) resolver.removeNote(outcome.path);
+      if (outcome.vanished) {
+        if (store.deleteNote(outcome.path)) {
+          this.noteKeysChanged(outcome.path);
+          resolver.removeNote(outcome.path);
+          aliases.delete(outcome.path);
+        }
+      } else {
+        store.addFileWarning({ path: outcome.path, message: outcome.message });
+      }
+      return;
+    }
+    const { note } = outcome;
+    this.parsedHashes.set(note.path, note.hash);
+    store.clearFileWarning(note.path);
+    const before = known.get(note.path);
+    if (!full && before?.hash === note.hash) {
+      store.touchNote(note.path, note.size, note.mtimeMs);
+      return;
+    }
+    this.noteKeysChanged(note.path);
+    const { aliases: noteAliases, headings, blocks } = note.facts;
+    resolver.setNote({ path: note.path, aliases: noteAliases, headings, blocks });
+    store.writeNote(note, (link) => storedResolution(resolver.resolve(link, note.path)));
+    aliases.set(note.path, noteAliases);
+    this.noteKeysChanged(note.path);
   }
 
   /** Records the keys a note answers to (call before and after it changes). */

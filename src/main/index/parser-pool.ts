@@ -25,6 +25,11 @@ export function createParserPool(workerFile: string | null, threads = availableP
     minThreads: 1,
     maxThreads: Math.max(1, threads),
     idleTimeout: 30_000,
+    // Parsing yields the processor to the main thread, which answers requests and writes the index:
+    // on a 2-core machine the workers would otherwise starve it (through @napi-rs/nice, Linux and macOS).
+    niceIncrement: 10,
+    // Each task's garbage is short-lived; a small young generation keeps the workers' memory down.
+    resourceLimits: { maxYoungGenerationSizeMb: 4 },
   });
   return {
     parse: (task, signal) => pool.run(task, { signal }),

@@ -15,10 +15,16 @@ export function IndexStatus() {
   const shown = useHealthStore((state) => state.shown);
   const show = useHealthStore((state) => state.show);
   const issues = issueCount(health);
+  const indexing = progress?.state === 'indexing';
+  const label = indexing
+    ? 'Vault health'
+    : issues > 0
+      ? `⚠ ${issues} ${issues === 1 ? 'issue' : 'issues'}`
+      : '✓ Vault healthy';
 
   return (
     <>
-      {progress?.state === 'indexing' && (
+      {indexing && (
         <span className="index-progress" data-testid="index-progress">
           <progress max={Math.max(progress.total, 1)} value={progress.done} aria-label="Indexing" />
           <span>
@@ -35,13 +41,13 @@ export function IndexStatus() {
       )}
       <button
         type="button"
-        className={`health-button${issues > 0 ? ' has-issues' : ''}`}
+        className={`health-button${issues > 0 && !indexing ? ' has-issues' : ''}`}
         data-testid="health-button"
         aria-pressed={shown}
         title="Vault health: broken and ambiguous links, warnings"
         onClick={() => show(!shown)}
       >
-        {issues > 0 ? `⚠ ${issues} ${issues === 1 ? 'issue' : 'issues'}` : '✓ Vault healthy'}
+        {label}
       </button>
     </>
   );
