@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
 import type { Handlers } from '../shared/contract';
 import type { AppInfo, HostKind } from '../shared/domain';
+import type { ModelSettings } from '../shared/chat-domain';
+import { AppError } from './app-error';
 import { AppEvents } from './app-events';
+import { ChatService } from './chat/chat-service';
+import { ChatStore } from './chat/chat-store';
+import { createChatModel } from './llm/ai-sdk-model';
+import { apiKeyFrom, ModelSettingsStore } from './llm/model-settings';
 import { createParserPool } from './index/parser-pool';
 import { VaultIndex } from './index/vault-index';
 import { openAppDatabase } from './storage/app-database';
@@ -23,6 +29,10 @@ export interface AppOptions {
   watch?: boolean;
   /** The built parser worker (`parse-worker.js`); without one notes are parsed on the main thread. */
   parserWorker?: string;
+  /** Model settings for this run that win over the stored ones (CLI flags). */
+  model?: Partial<ModelSettings>;
+  /** Where API keys are read from (environment variables named in the model settings). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Everything a host needs: the contract's handlers, the push events, and the lifecycle. */
@@ -31,6 +41,7 @@ export interface KastenApp {
   readonly events: AppEvents;
   readonly vault: VaultService;
   readonly index: VaultIndex;
+  readonly chat: ChatService;
   start(): Promise<void>;
   dispose(): Promise<void>;
 }
@@ -54,6 +65,29 @@ export function createApp(options: AppOptions): KastenApp {
     listener: index,
     pickFolder: options.pickFolder,
     watch: options.watch ?? true,
+  });
+
+  const modelSettings = new ModelSettingsStore(db, options.model);
+  const chat = new ChatService({
+    store: new ChatStore(db),
+    events,
+    vault: () => {
+      const open = vault.summary();
+      if (!open) throw new AppError('no-vault', 'No vault is open.');
+      return { root: open.path, name: open.name, tools: { readNote: (path) => vault.readNote(path), index } };
+    },
+    model: () => {
+      const settings = modelSettings.get();
+      if (!settings.model) {
+        throw new AppError(
+          'invalid-input',
+          'No chat model is chosen yet: pick a provider and a model in Settings.',
+        );
+      }
+      return createChatModel(settings, apiKeyFrom(settings, options.env));
+    },
+    // Notes linked in a message may fill 40 % of the context window; the rest is for the conversation.
+    referenceBudget: () => Math.floor((modelSettings.get().contextWindow ?? 8192) * 0.4),
   });
 
   const info: AppInfo = {
@@ -85,6 +119,34 @@ export function createApp(options: AppOptions): KastenApp {
     'search:tags': async () => index.tags(),
     'links:outgoing': async ({ path }) => index.outgoing(path),
     'links:backlinks': async ({ path }) => index.backlinks(path),
+    'chat:send': async (input) => {
+      const { done: _done, ...started } = await chat.send(input);
+      return { ...started, userMessage: started.userMessage! };
+    },
+    'chat:stop': async ({ sessionId }) => {
+      chat.stop(sessionId);
+      return null;
+    },
+    'chat:retry': async ({ sessionId }) => {
+      const { session, assistantMessage } = await chat.retry(sessionId);
+      return { session, assistantMessage };
+    },
+    'sessions:list': async (input) => chat.list(input?.query),
+    'sessions:get': async ({ id }) => chat.session(id),
+    'sessions:rename': async ({ id, title }) => {
+      chat.rename(id, title);
+      return null;
+    },
+    'sessions:delete': async ({ id }) => {
+      chat.delete(id);
+      return null;
+    },
+    'sessions:restore': async ({ id }) => {
+      chat.restore(id);
+      return null;
+    },
+    'settings:model': async () => modelSettings.get(),
+    'settings:set-model': async (settings) => modelSettings.set(settings),
   };
 
   return {
@@ -92,8 +154,10 @@ export function createApp(options: AppOptions): KastenApp {
     events,
     vault,
     index,
+    chat,
     async start() {
       for (const notice of notices) console.warn(notice);
+      chat.start();
       const initial =
         options.vault ??
         recent.list().find((entry) => existsSync(entry.path))?.path ??
@@ -101,6 +165,7 @@ export function createApp(options: AppOptions): KastenApp {
       await vault.open(initial);
     },
     async dispose() {
+      chat.stopAll();
       await vault.dispose();
       await index.close();
       await pool.dispose();

@@ -9,6 +9,7 @@ process.exitCode = await runCli(process.argv.slice(2), {
   parserWorker: join(here, 'parse-worker.js'),
   stdout: (text) => console.log(text),
   stderr: (text) => console.error(text),
+  write: (text) => process.stdout.write(text),
   untilStopped: () =>
     new Promise((resolve) => {
       process.once('SIGINT', resolve);

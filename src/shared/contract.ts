@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ChatMessage, ChatSession, ModelSettings, SessionSummary } from './chat-domain';
 import type {
   AppInfo,
   AttachmentFile,
@@ -36,6 +37,8 @@ function request<Output>() {
 function event<Payload>(): EventDefinition<Payload> {
   return {};
 }
+
+const sessionId = z.string().min(1).max(100);
 
 const vaultRelativePath = z
   .string()
@@ -85,6 +88,56 @@ export const requests = {
   'links:outgoing': request<ResolvedLink[]>()(z.object({ path: vaultRelativePath }).strict()),
   /** The links in other notes that point at this one, with the line they are on. */
   'links:backlinks': request<ResolvedLink[]>()(z.object({ path: vaultRelativePath }).strict()),
+  /** Sends a message (starting a session without `sessionId`); the answer streams as `chat:message` events. */
+  'chat:send': request<{
+    session: SessionSummary;
+    userMessage: ChatMessage;
+    assistantMessage: ChatMessage;
+  }>()(
+    z
+      .object({
+        sessionId: sessionId.optional(),
+        text: z.string().min(1, 'The message is empty.').max(200_000),
+      })
+      .strict(),
+  ),
+  /** Stops the answer being written; the text so far is kept, marked stopped. */
+  'chat:stop': request<null>()(z.object({ sessionId }).strict()),
+  /** Answers the session's last question again. */
+  'chat:retry': request<{ session: SessionSummary; assistantMessage: ChatMessage }>()(
+    z.object({ sessionId }).strict(),
+  ),
+  /** The open vault's chat sessions, most recent first; `query` searches titles and messages. */
+  'sessions:list': request<SessionSummary[]>()(
+    z
+      .object({ query: z.string().max(1000).optional() })
+      .strict()
+      .optional(),
+  ),
+  /** A session with its messages, references and numbered documents. */
+  'sessions:get': request<ChatSession>()(z.object({ id: sessionId }).strict()),
+  'sessions:rename': request<null>()(
+    z.object({ id: sessionId, title: z.string().trim().min(1, 'A title is required.').max(200) }).strict(),
+  ),
+  /** Deletes a session; `sessions:restore` undoes it. */
+  'sessions:delete': request<null>()(z.object({ id: sessionId }).strict()),
+  'sessions:restore': request<null>()(z.object({ id: sessionId }).strict()),
+  /** The chat model settings (never a key). */
+  'settings:model': request<ModelSettings>()(z.undefined()),
+  'settings:set-model': request<ModelSettings>()(
+    z
+      .object({
+        provider: z.enum(['openai-compatible', 'anthropic']),
+        baseUrl: z.url({ protocol: /^https?$/ }),
+        model: z.string().max(300),
+        apiKeyEnv: z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Not an environment variable name.')
+          .nullable(),
+        contextWindow: z.number().int().min(512).max(10_000_000).nullable(),
+      })
+      .strict(),
+  ),
 } as const;
 
 /** Every event the main process pushes. */
@@ -95,6 +148,8 @@ export const events = {
   'index:progress': event<IndexProgress>(),
   /** The index applied file changes: links, backlinks and search results may differ now. */
   'index:changed': event<IndexChange>(),
+  /** A chat message changed: streamed text, a tool call, its end. */
+  'chat:message': event<ChatMessage>(),
 } as const;
 
 export type RequestChannel = keyof typeof requests;

@@ -93,3 +93,13 @@ export interface IndexChange {
   /** Milliseconds from the watcher's first event of the batch to the index reflecting it. */
   latencyMs: number;
 }
+
+/** One note as the index knows it. */
+export interface NoteInfo {
+  path: string;
+  title: string;
+  /** The lead paragraph: the note's instant summary. */
+  lead: string;
+  wordCount: number;
+  tags: string[];
+}

@@ -1,9 +1,7 @@
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { IndexReport, ResolvedLink, SearchHit } from '../../shared/index-domain';
-import { createApp, type KastenApp } from '../app';
+import type { KastenApp } from '../app';
 import { highlightEnd, highlightStart } from '../index/note-search';
-import { version } from '../version';
+import { openCliApp } from './cli-app';
 
 export interface VaultCommandEnvironment {
   dataDir: string;
@@ -32,23 +30,8 @@ export async function runVaultCommand(
   args: VaultCommandArguments,
   env: VaultCommandEnvironment,
 ): Promise<number> {
-  const root = resolve(args.vault);
-  const info = await stat(root).catch(() => null);
-  if (!info) throw new Error(`There is no folder at ${root}.`);
-  if (!info.isDirectory()) throw new Error(`${root} is not a folder.`);
-
-  const app = createApp({
-    host: 'cli',
-    version,
-    dataDir: env.dataDir,
-    resourcesDir: env.resourcesDir,
-    vault: root,
-    watch: false,
-    parserWorker: env.parserWorker,
-  });
+  const app = await openCliApp(args.vault, env);
   try {
-    await app.start();
-    await app.index.whenIdle();
     const print = (value: unknown, text: () => string) =>
       env.stdout(args.json ? JSON.stringify(value, null, 2) : text());
     switch (args.command) {

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { createApp } from '../app';
 import { resolveDataDir } from '../data-dir';
 import { version } from '../version';
+import { chatCommandUsage, runChatCommand } from './cli-chat-commands';
 import { runVaultCommand, vaultCommandUsage } from './cli-vault-commands';
 import { startWebHost } from './web';
 
@@ -14,6 +15,8 @@ export interface CliEnvironment {
   parserWorker?: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Writes without a line break (streamed answers); defaults to `stdout`. */
+  write?: (text: string) => void;
   /** Resolves when the process is asked to stop (Ctrl+C); `serve` runs until then. */
   untilStopped: () => Promise<void>;
 }
@@ -24,6 +27,7 @@ Usage:
   kasten serve [--vault PATH] [--port N] [--data-dir DIR]   run the browser host on 127.0.0.1
   kasten info [--data-dir DIR] [--json]                     version, platform and data directory
 ${vaultCommandUsage}
+${chatCommandUsage}
   kasten --help                                             this text
 
 Every command accepts --data-dir DIR. Paths printed are relative to the vault, with "/".
@@ -56,6 +60,11 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
         port: { type: 'string' },
         broken: { type: 'boolean' },
         limit: { type: 'string' },
+        session: { type: 'string' },
+        provider: { type: 'string' },
+        'base-url': { type: 'string' },
+        model: { type: 'string' },
+        'api-key-env': { type: 'string' },
         'data-dir': { type: 'string' },
       },
     });
@@ -70,6 +79,7 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
   }
   const dataDir = resolveDataDir(values['data-dir']);
   if (isVaultCommand(command)) return vaultCommand(command, rest, values, dataDir, env);
+  if (command === 'ask' || command === 'sessions') return chatCommand(command, rest, values, dataDir, env);
   if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}".`);
 
   if (command === 'info') {
@@ -111,6 +121,44 @@ function vaultCommand(
   return runVaultCommand(
     { command, vault, subject, json: values.json ?? false, broken: values.broken ?? false, limit },
     { dataDir, resourcesDir: env.resourcesDir, parserWorker: env.parserWorker, stdout: env.stdout },
+  );
+}
+
+function chatCommand(
+  command: 'ask' | 'sessions',
+  rest: string[],
+  values: Record<string, string | boolean | undefined>,
+  dataDir: string,
+  env: CliEnvironment,
+): Promise<number> {
+  const [vault, question, extra] = rest;
+  if (vault === undefined) throw new UsageError(`kasten ${command} needs the vault folder.`);
+  if (command === 'ask' && (question === undefined || question.trim() === ''))
+    throw new UsageError('kasten ask needs a question.');
+  const unexpected = command === 'ask' ? extra : question;
+  if (unexpected !== undefined) throw new UsageError(`Unexpected argument "${unexpected}".`);
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const provider = text('provider');
+  if (provider !== undefined && provider !== 'openai-compatible' && provider !== 'anthropic')
+    throw new UsageError(`--provider must be openai-compatible or anthropic, not "${provider}".`);
+  const baseUrl = text('base-url') ?? (provider === 'anthropic' ? 'https://api.anthropic.com/v1' : undefined);
+  const apiKeyEnv = text('api-key-env') ?? (provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : undefined);
+  const model = Object.fromEntries(
+    Object.entries({ provider, baseUrl, model: text('model'), apiKeyEnv }).filter(
+      ([, value]) => value !== undefined,
+    ),
+  );
+  return runChatCommand(
+    { command, vault, question, sessionId: text('session'), json: values.json === true, model },
+    {
+      dataDir,
+      resourcesDir: env.resourcesDir,
+      parserWorker: env.parserWorker,
+      stdout: env.stdout,
+      stderr: env.stderr,
+      write: env.write ?? env.stdout,
+      untilStopped: env.untilStopped,
+    },
   );
 }
 

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type {
   IndexChange,
+  NoteInfo,
   IndexProgress,
   IndexReport,
   ResolvedLink,
@@ -19,6 +20,7 @@ import type { VaultFiles } from '../vault/vault-files';
 import { isNotePath } from '../vault/vault-files';
 import type { FileEvent } from '../vault/vault-watcher';
 import { IndexStore } from './index-store';
+import { NoteCatalog } from './note-catalog';
 import { NoteSearch } from './note-search';
 import { RenameDetector } from './rename-detector';
 import type { ParserPool } from './parser-pool';
@@ -38,6 +40,7 @@ interface OpenIndex {
   db: SqliteDatabase;
   store: IndexStore;
   search: NoteSearch;
+  catalog: NoteCatalog;
   resolver: VaultLinkResolver;
   /** Aliases per note path, to know which keys a note answered to before it changed. */
   aliases: Map<string, string[]>;
@@ -70,6 +73,7 @@ export class VaultIndex {
       db,
       store,
       search: new NoteSearch(db),
+      catalog: new NoteCatalog(db),
       resolver: new VaultLinkResolver(resolverNotes, store.attachmentStates().keys()),
       aliases: new Map(resolverNotes.map((note) => [note.path, note.aliases])),
       controller: new AbortController(),
@@ -131,6 +135,16 @@ export class VaultIndex {
 
   search(request: SearchRequest): SearchHit[] {
     return this.require().search.search(request);
+  }
+
+  /** The indexed note at `path`, or null. */
+  note(path: string): NoteInfo | null {
+    return this.require().catalog.note(path);
+  }
+
+  /** Notes sharing tags with `path`, most shared first. */
+  sharingTags(path: string, limit = 10) {
+    return this.require().catalog.sharingTags(path, limit);
   }
 
   tags(): TagCount[] {

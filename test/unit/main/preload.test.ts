@@ -28,12 +28,17 @@ describe('preload', () => {
     expect(Object.keys(kasten).sort()).toEqual([
       'app',
       'attachments',
+      'chat',
       'index',
       'links',
       'notes',
       'search',
+      'sessions',
+      'settings',
       'vault',
     ]);
+    expect(typeof kasten.chat.send).toBe('function');
+    expect(typeof kasten.chat.onMessage).toBe('function');
     expect(typeof kasten.notes.read).toBe('function');
     expect(typeof kasten.vault.onChanged).toBe('function');
   });

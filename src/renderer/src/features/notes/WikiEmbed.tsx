@@ -4,7 +4,7 @@ import type { ResolvedLink } from '../../../../shared/index-domain';
 import { describeError, kasten } from '../../api';
 import { EmbeddedImage } from './EmbeddedImage';
 import { MarkdownNote } from './MarkdownNote';
-import { embeddedSection } from './note-section';
+import { embeddedSection } from '../../../../shared/markdown/note-section';
 import type { OpenNote } from './WikiLink';
 
 /** How deep note embeds nest before the viewer stops, as Obsidian does. */

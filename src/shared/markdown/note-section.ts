@@ -1,4 +1,4 @@
-import { locateFrontmatter } from '../../../../shared/markdown/frontmatter';
+import { locateFrontmatter } from './frontmatter';
 
 const fence = /^ {0,3}(`{3,}|~{3,})/;
 const atxHeading = /^ {0,3}(#{1,6})(?:[ \t]|$)/;

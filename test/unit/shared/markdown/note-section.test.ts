@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { embeddedSection } from '../../../src/renderer/src/features/notes/note-section';
+import { embeddedSection } from '../../../../src/shared/markdown/note-section';
 
 const note = [
   '---',

@@ -1,0 +1,239 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  ChatMessage,
+  ChatReference,
+  ChatSession,
+  MessagePart,
+  MessageStatus,
+  SessionDocument,
+  SessionSummary,
+  TokenUsage,
+} from '../../shared/chat-domain';
+import { AppError } from '../app-error';
+import type { SqliteDatabase } from '../storage/database';
+
+interface MessageRow {
+  id: number;
+  sessionId: string;
+  role: 'user' | 'assistant';
+  parts: string;
+  status: MessageStatus;
+  model: string | null;
+  error: string | null;
+  usage: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const sessionColumns = `s.id, s.title, s.created_at AS createdAt, s.updated_at AS updatedAt,
+  (SELECT count(*) FROM messages m WHERE m.session_id = s.id) AS messageCount`;
+
+/** Sessions, messages, references and numbered documents in the app database. */
+export class ChatStore {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  createSession(vault: string, title: string): SessionSummary {
+    const id = randomUUID();
+    const at = this.now().toISOString();
+    this.db
+      .prepare('INSERT INTO sessions (id, vault, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
+      .run(id, vault, title, at, at);
+    return { id, title, createdAt: at, updatedAt: at, messageCount: 0 };
+  }
+
+  /** The vault's sessions, most recently used first; `query` matches titles and message text. */
+  listSessions(vault: string, query = ''): SessionSummary[] {
+    const like = `%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    return this.db
+      .prepare<[string, string, string, string], SessionSummary>(
+        `SELECT ${sessionColumns} FROM sessions s
+         WHERE s.vault = ? AND s.deleted_at IS NULL
+           AND (? = '' OR s.title LIKE ? ESCAPE '\\'
+                OR EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id AND m.parts LIKE ? ESCAPE '\\'))
+         ORDER BY s.updated_at DESC, s.rowid DESC`,
+      )
+      .all(vault, query, like, like);
+  }
+
+  /** The session with every message; deleted sessions are not found. */
+  session(id: string): ChatSession {
+    const summary = this.db
+      .prepare<[string], SessionSummary>(
+        `SELECT ${sessionColumns} FROM sessions s WHERE s.id = ? AND s.deleted_at IS NULL`,
+      )
+      .get(id);
+    if (!summary) throw new AppError('not-found', `There is no chat session ${id}.`);
+    const messages = this.db
+      .prepare<[string], MessageRow>(
+        `SELECT id, session_id AS sessionId, role, parts, status, model, error, usage,
+                created_at AS createdAt, updated_at AS updatedAt
+         FROM messages WHERE session_id = ? ORDER BY id`,
+      )
+      .all(id)
+      .map((row) => this.toMessage(row));
+    return { ...summary, messages, documents: this.documents(id) };
+  }
+
+  /** The vault a session belongs to. */
+  vaultOf(id: string): string {
+    const row = this.db
+      .prepare<[string], { vault: string }>('SELECT vault FROM sessions WHERE id = ?')
+      .get(id);
+    if (!row) throw new AppError('not-found', `There is no chat session ${id}.`);
+    return row.vault;
+  }
+
+  rename(id: string, title: string): void {
+    this.changeSession('UPDATE sessions SET title = ? WHERE id = ? AND deleted_at IS NULL', title, id);
+  }
+
+  /** Hides the session; `restore` brings it back (undo). */
+  delete(id: string): void {
+    this.changeSession(
+      'UPDATE sessions SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL',
+      this.now().toISOString(),
+      id,
+    );
+  }
+
+  restore(id: string): void {
+    this.changeSession('UPDATE sessions SET deleted_at = NULL WHERE id = ?', id);
+  }
+
+  addMessage(
+    sessionId: string,
+    message: {
+      role: 'user' | 'assistant';
+      parts: MessagePart[];
+      status: MessageStatus;
+      model: string | null;
+    },
+  ): ChatMessage {
+    const at = this.now().toISOString();
+    const id = this.db.transaction(() => {
+      const result = this.db
+        .prepare(
+          `INSERT INTO messages (session_id, role, parts, status, model, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(sessionId, message.role, JSON.stringify(message.parts), message.status, message.model, at, at);
+      this.db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(at, sessionId);
+      return Number(result.lastInsertRowid);
+    })();
+    return this.message(id);
+  }
+
+  updateMessage(
+    id: number,
+    change: { parts?: MessagePart[]; status?: MessageStatus; error?: string | null; usage?: TokenUsage },
+  ): void {
+    const at = this.now().toISOString();
+    this.db
+      .prepare(
+        `UPDATE messages SET parts = coalesce(@parts, parts), status = coalesce(@status, status),
+           error = CASE WHEN @setError THEN @error ELSE error END, usage = coalesce(@usage, usage),
+           updated_at = @at
+         WHERE id = @id`,
+      )
+      .run({
+        id,
+        at,
+        parts: change.parts ? JSON.stringify(change.parts) : null,
+        status: change.status ?? null,
+        setError: change.error !== undefined ? 1 : 0,
+        error: change.error ?? null,
+        usage: change.usage ? JSON.stringify(change.usage) : null,
+      });
+  }
+
+  message(id: number): ChatMessage {
+    const row = this.db
+      .prepare<[number], MessageRow>(
+        `SELECT id, session_id AS sessionId, role, parts, status, model, error, usage,
+                created_at AS createdAt, updated_at AS updatedAt
+         FROM messages WHERE id = ?`,
+      )
+      .get(id);
+    if (!row) throw new AppError('not-found', `There is no message ${id}.`);
+    return this.toMessage(row);
+  }
+
+  /** Records references on a message; one per note and kind (the first one wins). */
+  addReferences(messageId: number, references: ChatReference[]): void {
+    const insert = this.db.prepare(
+      `INSERT OR IGNORE INTO message_references
+         (message_id, path, title, kind, tool_call_id, document, subpath, mode, tokens, summary)
+       VALUES (@messageId, @path, @title, @kind, @toolCallId, @document, @subpath, @mode, @tokens, @summary)`,
+    );
+    this.db.transaction(() => {
+      for (const reference of references) insert.run({ messageId, ...reference });
+    })();
+  }
+
+  /** The note's number in the session, numbering it on first use. */
+  documentNumber(sessionId: string, path: string, title: string): number {
+    return this.db.transaction(() => {
+      const found = this.db
+        .prepare<[string, string], { number: number }>(
+          'SELECT number FROM session_documents WHERE session_id = ? AND path = ?',
+        )
+        .get(sessionId, path);
+      if (found) return found.number;
+      const { next } = this.db
+        .prepare<[string], { next: number }>(
+          'SELECT coalesce(max(number), 0) + 1 AS next FROM session_documents WHERE session_id = ?',
+        )
+        .get(sessionId)!;
+      this.db
+        .prepare('INSERT INTO session_documents (session_id, number, path, title) VALUES (?, ?, ?, ?)')
+        .run(sessionId, next, path, title);
+      return next;
+    })();
+  }
+
+  documents(sessionId: string): SessionDocument[] {
+    return this.db
+      .prepare<[string], SessionDocument>(
+        'SELECT number, path, title FROM session_documents WHERE session_id = ? ORDER BY number',
+      )
+      .all(sessionId);
+  }
+
+  /** Answers that were streaming when the app stopped: their saved text is kept, marked interrupted. */
+  markInterrupted(): number {
+    return this.db
+      .prepare(
+        `UPDATE messages SET status = 'interrupted',
+           error = 'Kasten stopped while this answer was being written; the text saved until then is kept.'
+         WHERE status = 'streaming'`,
+      )
+      .run().changes;
+  }
+
+  private changeSession(sql: string, ...parameters: string[]): void {
+    if (this.db.prepare(sql).run(...parameters).changes === 0) {
+      throw new AppError('not-found', `There is no chat session ${parameters.at(-1)}.`);
+    }
+  }
+
+  private references(messageId: number): ChatReference[] {
+    return this.db
+      .prepare<[number], ChatReference>(
+        `SELECT path, title, kind, tool_call_id AS toolCallId, document, subpath, mode, tokens, summary
+         FROM message_references WHERE message_id = ? ORDER BY rowid`,
+      )
+      .all(messageId);
+  }
+
+  private toMessage(row: MessageRow): ChatMessage {
+    return {
+      ...row,
+      parts: JSON.parse(row.parts) as MessagePart[],
+      usage: row.usage ? (JSON.parse(row.usage) as TokenUsage) : null,
+      references: this.references(row.id),
+    };
+  }
+}

@@ -1,0 +1,148 @@
+import type {
+  ChatReference,
+  MessagePart,
+  TextPart,
+  ToolCallPart,
+  TokenUsage,
+} from '../../shared/chat-domain';
+import type { ChatModel, LlmMessage, LlmToolCall, LlmToolResult } from '../llm/llm-types';
+import { ModelError } from '../llm/llm-types';
+import type { ToolVault } from './note-locator';
+import { citationReminder } from './system-prompt';
+import { runVaultTool, vaultTools, type DocumentNumbers } from './vault-tools';
+
+export interface TurnOptions {
+  model: ChatModel;
+  system: string;
+  /** The conversation so far, ending with the user's message. */
+  history: LlmMessage[];
+  vault: ToolVault;
+  numbers: DocumentNumbers;
+  stepLimit: number;
+  signal: AbortSignal;
+  /** Called whenever the answer changed (text arrived, a tool ran); `structural` when a part was added. */
+  onChange: (state: TurnState, structural: boolean) => void;
+}
+
+export interface TurnState {
+  parts: MessagePart[];
+  references: ChatReference[];
+  usage: TokenUsage;
+}
+
+export type TurnEnd = { status: 'complete' } | { status: 'stopped' } | { status: 'error'; error: string };
+
+/** Tools whose results are search results: after them the model is reminded to cite. */
+const searchTools = new Set(['search_notes', 'find_related', 'list_backlinks']);
+
+/**
+ * The agent loop of one answer: stream a step, run the tool calls it asked for, feed the results back,
+ * until the model answers without tools or the step limit is reached. Never throws: the end says why.
+ */
+export async function runTurn(options: TurnOptions, state: TurnState): Promise<TurnEnd> {
+  const { model, signal } = options;
+  const messages = [...options.history];
+  let searched = false;
+  try {
+    for (let step = 0; step < options.stepLimit; step++) {
+      const calls: ToolCallPart[] = [];
+      const invalid = new Map<string, string>();
+      let text: TextPart | null = null;
+      const request = searched ? [...messages, { role: 'user' as const, text: citationReminder }] : messages;
+      for await (const event of model.stream({
+        system: options.system,
+        messages: request,
+        tools: vaultTools,
+        signal,
+      })) {
+        if (event.type === 'text') {
+          const added = text === null;
+          text ??= pushPart(state, { type: 'text', step, text: '' });
+          text.text += event.text;
+          options.onChange(state, added);
+        } else if (event.type === 'tool-call') {
+          calls.push(
+            pushPart(state, {
+              type: 'tool-call',
+              step,
+              id: event.id,
+              name: event.name,
+              args: event.input,
+              ok: null,
+              output: null,
+            }),
+          );
+          if (event.error) invalid.set(event.id, event.error);
+          options.onChange(state, true);
+        } else {
+          state.usage = addUsage(state.usage, event.usage);
+        }
+      }
+      if (calls.length === 0) return { status: 'complete' };
+
+      const results: LlmToolResult[] = [];
+      for (const call of calls) {
+        signal.throwIfAborted();
+        const error = invalid.get(call.id);
+        const outcome = error
+          ? { ok: false, output: error, notes: [] }
+          : await runVaultTool(options.vault, options.numbers, call.name, call.args);
+        call.ok = outcome.ok;
+        call.output = outcome.output;
+        for (const note of outcome.notes) {
+          addReference(state, {
+            path: note.path,
+            title: note.title,
+            kind: note.kind,
+            toolCallId: call.id,
+            document: note.document,
+            subpath: note.subpath,
+            mode: null,
+            tokens: null,
+            summary: options.vault.index.note(note.path)?.lead ?? '',
+          });
+        }
+        if (outcome.ok && searchTools.has(call.name)) searched = true;
+        results.push({ id: call.id, name: call.name, output: outcome.output, isError: !outcome.ok });
+        options.onChange(state, true);
+      }
+      const toolCalls: LlmToolCall[] = calls.map((call) => ({
+        id: call.id,
+        name: call.name,
+        input: call.args,
+      }));
+      messages.push({ role: 'assistant', text: text?.text ?? '', toolCalls }, { role: 'tool', results });
+    }
+    return {
+      status: 'error',
+      error: `The model kept calling tools and was stopped after ${options.stepLimit} steps without an answer. Retry, or ask a narrower question.`,
+    };
+  } catch (error) {
+    if (signal.aborted) return { status: 'stopped' };
+    if (error instanceof ModelError) return { status: 'error', error: error.message };
+    return {
+      status: 'error',
+      error: `The answer failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}
+
+function pushPart<P extends MessagePart>(state: TurnState, part: P): P {
+  state.parts.push(part);
+  return part;
+}
+
+/** One reference per note and kind in a message; the first occurrence wins. */
+export function addReference(state: TurnState, reference: ChatReference): void {
+  if (state.references.some((entry) => entry.path === reference.path && entry.kind === reference.kind))
+    return;
+  state.references.push(reference);
+}
+
+function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {
+  const sum = (a: number | null, b: number | null) => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
+  return {
+    inputTokens: sum(total.inputTokens, step.inputTokens),
+    outputTokens: sum(total.outputTokens, step.outputTokens),
+  };
+}

@@ -1,0 +1,245 @@
+import { z } from 'zod';
+import type { ReferenceKind } from '../../shared/chat-domain';
+import { embeddedSection } from '../../shared/markdown/note-section';
+import { parseWikiLinkInner } from '../../shared/markdown/wikilink-inner';
+import { highlightEnd, highlightStart } from '../index/note-search';
+import type { LlmTool } from '../llm/llm-types';
+import { locateNote, type ToolVault } from './note-locator';
+
+/** A note a tool call put in front of the model. */
+export interface SurfacedNote {
+  path: string;
+  title: string;
+  kind: Extract<ReferenceKind, 'read' | 'search-hit'>;
+  subpath: string | null;
+  document: number;
+}
+
+export interface ToolOutcome {
+  ok: boolean;
+  /** What the model gets back. */
+  output: string;
+  notes: SurfacedNote[];
+}
+
+/** Numbers notes for citations; the same note keeps its number for the whole session. */
+export type DocumentNumbers = (path: string, title: string) => number;
+
+/** Longest note content handed to the model in one read; the rest is cut with a marker. */
+const maxReadChars = 24_000;
+
+const noteArgument = z.string().min(1).describe('Note title, alias, wikilink target or vault-relative path');
+
+const inputs = {
+  read_note: z.object({
+    note: noteArgument,
+    heading: z.string().optional().describe('Only this heading section (or ^block)'),
+  }),
+  search_notes: z.object({
+    query: z.string().min(1),
+    limit: z.number().int().min(1).max(20).optional(),
+  }),
+  find_related: z.object({ note: noteArgument }),
+  list_backlinks: z.object({ note: noteArgument }),
+  resolve_wikilink: z.object({ link: z.string().min(1).describe('A wikilink such as [[Note#Heading]]') }),
+};
+
+type ToolName = keyof typeof inputs;
+
+/** The read-only vault tools offered to the model. */
+export const vaultTools: LlmTool[] = [
+  {
+    name: 'read_note',
+    description:
+      'Read a note of the vault (or one heading section of it). Returns it as a numbered document.',
+    input: inputs.read_note,
+  },
+  {
+    name: 'search_notes',
+    description: 'Full-text search over the vault; returns ranked notes with snippets as numbered documents.',
+    input: inputs.search_notes,
+  },
+  {
+    name: 'find_related',
+    description:
+      'Notes related to a note: the notes it links to, the notes linking to it, notes sharing tags.',
+    input: inputs.find_related,
+  },
+  {
+    name: 'list_backlinks',
+    description: 'Notes that link to a note, with the line containing each link.',
+    input: inputs.list_backlinks,
+  },
+  {
+    name: 'resolve_wikilink',
+    description: 'Where a wikilink points: the note path, heading line, or why it is broken or ambiguous.',
+    input: inputs.resolve_wikilink,
+  },
+];
+
+/** Runs one tool call; every failure becomes a tool error for the model, never an exception. */
+export async function runVaultTool(
+  vault: ToolVault,
+  numbers: DocumentNumbers,
+  name: string,
+  input: unknown,
+): Promise<ToolOutcome> {
+  if (!(name in inputs)) return failure(`There is no tool named "${name}".`);
+  const parsed = inputs[name as ToolName].safeParse(input);
+  if (!parsed.success) {
+    return failure(
+      `Invalid arguments for ${name}: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`,
+    );
+  }
+  try {
+    return await tools[name as ToolName](vault, numbers, parsed.data as never);
+  } catch (error) {
+    return failure(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function failure(message: string): ToolOutcome {
+  return { ok: false, output: message, notes: [] };
+}
+
+const json = (value: unknown) => JSON.stringify(value, null, 1);
+
+const tools: {
+  [N in ToolName]: (
+    vault: ToolVault,
+    numbers: DocumentNumbers,
+    input: z.infer<(typeof inputs)[N]>,
+  ) => Promise<ToolOutcome>;
+} = {
+  async read_note(vault, numbers, { note, heading }) {
+    const { path, title } = await locateNote(vault, note);
+    const source = await vault.readNote(path);
+    let content = source.content;
+    let subpath: string | null = null;
+    if (heading) {
+      subpath = heading.replace(/^#/, '');
+      const found = vault.index.resolve({ target: path, subpath }, path);
+      if (found.status !== 'resolved' || found.subpathLine === null) {
+        throw new Error(`"${title}" has no heading or block "${heading}".`);
+      }
+      content = embeddedSection(content, found.subpathLine).replace(/^\n+/, '').trimEnd();
+    }
+    if (content.length > maxReadChars) {
+      content = `${content.slice(0, maxReadChars)}\n\n[… cut: the note is ${content.length} characters long]`;
+    }
+    const document = numbers(path, title);
+    return {
+      ok: true,
+      output: json({ document, title, path, ...(subpath ? { heading: subpath } : {}), content }),
+      notes: [{ path, title, kind: 'read', subpath, document }],
+    };
+  },
+
+  async search_notes(vault, numbers, { query, limit }) {
+    const hits = vault.index.search({ query, limit: limit ?? 8 });
+    const documents = hits.map((hit) => ({
+      document: numbers(hit.path, hit.title),
+      title: hit.title,
+      path: hit.path,
+      content: hit.snippet.replaceAll(highlightStart, '').replaceAll(highlightEnd, ''),
+    }));
+    return {
+      ok: true,
+      output: documents.length ? json(documents) : `No note matches "${query}".`,
+      notes: documents.map(({ document, title, path }) => ({
+        path,
+        title,
+        kind: 'search-hit',
+        subpath: null,
+        document,
+      })),
+    };
+  },
+
+  async find_related(vault, numbers, { note }) {
+    const { path } = await locateNote(vault, note);
+    const reasons = new Map<string, string[]>();
+    const add = (other: string | null, reason: string) => {
+      if (!other || other === path) return;
+      const list = reasons.get(other) ?? [];
+      if (!list.includes(reason)) list.push(reason);
+      reasons.set(other, list);
+    };
+    for (const link of vault.index.outgoing(path))
+      if (link.status !== 'broken') add(link.resolved, 'it links there');
+    for (const link of vault.index.backlinks(path)) add(link.source, 'links to it');
+    for (const other of vault.index.sharingTags(path, 10))
+      add(other.path, `shares ${other.tags.map((tag) => `#${tag}`).join(', ')}`);
+    const related = [...reasons]
+      .map(([other, why]) => ({ info: vault.index.note(other), why }))
+      .filter((entry) => entry.info !== null)
+      .slice(0, 20)
+      .map(({ info, why }) => ({
+        document: numbers(info!.path, info!.title),
+        title: info!.title,
+        path: info!.path,
+        reasons: why,
+        content: info!.lead,
+      }));
+    return {
+      ok: true,
+      output: related.length ? json(related) : 'No related notes found.',
+      notes: related.map(({ document, title, path: other }) => ({
+        path: other,
+        title,
+        kind: 'search-hit',
+        subpath: null,
+        document,
+      })),
+    };
+  },
+
+  async list_backlinks(vault, numbers, { note }) {
+    const { path, title } = await locateNote(vault, note);
+    const links = vault.index.backlinks(path).filter((link) => link.source !== path);
+    const entries = links.slice(0, 50).map((link) => {
+      const sourceTitle = vault.index.note(link.source)?.title ?? link.source;
+      return {
+        document: numbers(link.source, sourceTitle),
+        title: sourceTitle,
+        path: link.source,
+        line: link.line,
+        content: link.context,
+      };
+    });
+    return {
+      ok: true,
+      output: entries.length ? json(entries) : `No note links to "${title}".`,
+      notes: entries.map(({ document, title: other, path: source }) => ({
+        path: source,
+        title: other,
+        kind: 'search-hit',
+        subpath: null,
+        document,
+      })),
+    };
+  },
+
+  async resolve_wikilink(vault, _numbers, { link }) {
+    const inner = link
+      .trim()
+      .replace(/^!?\[\[/, '')
+      .replace(/\]\]$/, '');
+    const parts = parseWikiLinkInner(inner);
+    if (!parts) throw new Error(`"${link}" is not a wikilink.`);
+    const found = vault.index.resolve({ target: parts.target, subpath: parts.subpath }, '');
+    const title = found.path ? (vault.index.note(found.path)?.title ?? null) : null;
+    return {
+      ok: true,
+      output: json({
+        status: found.status,
+        path: found.path,
+        title,
+        headingLine: found.subpathLine,
+        candidates: found.candidates,
+        reason: found.reason,
+      }),
+      notes: [],
+    };
+  },
+};

@@ -1,0 +1,111 @@
+import {
+  messageText,
+  type ChatMessage,
+  type ModelSettings,
+  type ReferenceKind,
+} from '../../shared/chat-domain';
+import { openCliApp } from './cli-app';
+
+export interface ChatCommandEnvironment {
+  dataDir: string;
+  resourcesDir: string;
+  parserWorker?: string;
+  stdout: (text: string) => void;
+  /** Streamed answer text, written without a line break. */
+  write: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Resolves on Ctrl+C: the answer is stopped and what arrived is kept. */
+  untilStopped: () => Promise<void>;
+}
+
+export interface ChatCommandArguments {
+  command: 'ask' | 'sessions';
+  vault: string;
+  question?: string;
+  sessionId?: string;
+  json: boolean;
+  model: Partial<ModelSettings>;
+}
+
+export const chatCommandUsage = `  kasten ask <vault> "question" [--session ID] [--json]     ask the vault; the answer streams, then its references
+       [--provider openai-compatible|anthropic] [--base-url URL] [--model NAME] [--api-key-env NAME]
+  kasten sessions <vault> [--json]                          the vault's chat sessions`;
+
+/** `kasten ask` and `kasten sessions`: the chat service run from a terminal. */
+export async function runChatCommand(
+  args: ChatCommandArguments,
+  env: ChatCommandEnvironment,
+): Promise<number> {
+  const app = await openCliApp(args.vault, env, args.model);
+  try {
+    if (args.command === 'sessions') {
+      const sessions = app.chat.list();
+      env.stdout(
+        args.json
+          ? JSON.stringify(sessions, null, 2)
+          : sessions
+              .map((session) => `${session.id}  ${session.updatedAt.slice(0, 16)}  ${session.title}`)
+              .join('\n') || 'No chat sessions in this vault yet.',
+      );
+      return 0;
+    }
+    let printed = 0;
+    let assistantId = -1;
+    const unsubscribe = app.events.subscribe((channel, payload) => {
+      const message = payload as ChatMessage;
+      if (args.json || channel !== 'chat:message' || message.id !== assistantId) return;
+      const text = messageText(message);
+      if (text.length > printed) env.write(text.slice(printed));
+      printed = Math.max(printed, text.length);
+    });
+    const turn = await app.chat.send({ sessionId: args.sessionId, text: args.question ?? '' });
+    assistantId = turn.assistantMessage.id;
+    void env.untilStopped().then(() => app.chat.stop(turn.session.id));
+    const answer = await turn.done;
+    unsubscribe();
+    const session = app.chat.session(turn.session.id);
+    const user = session.messages.find((message) => message.id === turn.userMessage?.id);
+    const report = answerReport(session.id, answer, user?.references ?? []);
+    if (args.json) env.stdout(JSON.stringify(report, null, 2));
+    else {
+      const text = messageText(answer);
+      if (text.length > printed) env.write(text.slice(printed));
+      env.stdout('');
+      if (report.references.length > 0) {
+        env.stdout('\nReferences:');
+        for (const reference of report.references) {
+          env.stdout(`  ${reference.path}  (${reference.kinds.join(', ')})`);
+        }
+      }
+      env.stdout(`\nSession ${session.id}`);
+    }
+    if (answer.status === 'error') env.stderr(`kasten: ${answer.error}`);
+    if (answer.status === 'stopped') env.stderr('kasten: stopped; the answer so far is saved.');
+    return answer.status === 'complete' ? 0 : 1;
+  } finally {
+    await app.dispose();
+  }
+}
+
+function answerReport(sessionId: string, answer: ChatMessage, direct: ChatMessage['references']) {
+  const kinds = new Map<string, { path: string; title: string; kinds: ReferenceKind[] }>();
+  for (const reference of [...direct, ...answer.references]) {
+    const entry = kinds.get(reference.path) ?? { path: reference.path, title: reference.title, kinds: [] };
+    if (!entry.kinds.includes(reference.kind)) entry.kinds.push(reference.kind);
+    kinds.set(reference.path, entry);
+  }
+  return {
+    sessionId,
+    status: answer.status,
+    answer: messageText(answer),
+    error: answer.error,
+    references: [...kinds.values()],
+    citations: answer.references
+      .filter((reference) => reference.kind === 'cited')
+      .map((reference) => ({ number: reference.document, path: reference.path })),
+    toolCalls: answer.parts.flatMap((part) =>
+      part.type === 'tool-call' ? [{ name: part.name, args: part.args, ok: part.ok }] : [],
+    ),
+    usage: answer.usage,
+  };
+}

@@ -1,0 +1,49 @@
+import type { NoteInfo } from '../../shared/index-domain';
+import type { SqliteDatabase } from '../storage/database';
+
+/** What the index knows about single notes: title, lead paragraph, tags, and notes sharing tags. */
+export class NoteCatalog {
+  constructor(private readonly db: SqliteDatabase) {}
+
+  /** The note at `path`, or null when the index has no such note. */
+  note(path: string): NoteInfo | null {
+    const row = this.db
+      .prepare<[string], { id: number; path: string; title: string; lead: string; wordCount: number }>(
+        'SELECT id, path, title, lead, word_count AS wordCount FROM notes WHERE path = ?',
+      )
+      .get(path);
+    if (!row) return null;
+    const tags = this.db
+      .prepare<[number], { tag: string }>('SELECT tag FROM tags WHERE note_id = ? ORDER BY rowid')
+      .all(row.id)
+      .map(({ tag }) => tag);
+    return { path: row.path, title: row.title, lead: row.lead, wordCount: row.wordCount, tags };
+  }
+
+  /** Notes sharing at least one tag with `path`, most shared tags first. */
+  sharingTags(path: string, limit: number): { path: string; title: string; tags: string[] }[] {
+    return this.db
+      .prepare<[string, number], { path: string; title: string; tags: string }>(
+        `SELECT other.path, other.title, json_group_array(DISTINCT theirs.tag) AS tags
+         FROM notes mine_note
+         JOIN tags mine ON mine.note_id = mine_note.id
+         JOIN tags theirs ON theirs.tag_key = mine.tag_key AND theirs.note_id != mine_note.id
+         JOIN notes other ON other.id = theirs.note_id
+         WHERE mine_note.path = ?
+         GROUP BY other.id ORDER BY count(DISTINCT theirs.tag_key) DESC, other.path LIMIT ?`,
+      )
+      .all(path, limit)
+      .map((row) => ({ ...row, tags: JSON.parse(row.tags) as string[] }));
+  }
+
+  /** Titles and aliases of every note, for `[[` completion. */
+  titles(): { path: string; title: string; aliases: string[] }[] {
+    return this.db
+      .prepare<[], { path: string; title: string; aliases: string }>(
+        `SELECT n.path, n.title, json_group_array(a.alias) FILTER (WHERE a.alias IS NOT NULL) AS aliases
+         FROM notes n LEFT JOIN aliases a ON a.note_id = n.id GROUP BY n.id ORDER BY n.title`,
+      )
+      .all()
+      .map((row) => ({ ...row, aliases: JSON.parse(row.aliases) as string[] }));
+  }
+}

@@ -1,0 +1,133 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import {
+  streamText,
+  tool,
+  type LanguageModel,
+  type ModelMessage,
+  type TextStreamPart,
+  type ToolSet,
+} from 'ai';
+import type { ModelSettings } from '../../shared/chat-domain';
+import type { ChatModel, LlmEvent, LlmMessage, LlmRequest } from './llm-types';
+import { describeModelError } from './model-errors';
+
+/** Retries of a failed call (429, 5xx, dropped connection) before the error reaches the user. */
+const maxRetries = 2;
+
+export function languageModel(settings: ModelSettings, apiKey: string | null): LanguageModel {
+  if (settings.provider === 'anthropic') {
+    return createAnthropic({ baseURL: settings.baseUrl, apiKey: apiKey ?? '' })(settings.model);
+  }
+  return createOpenAICompatible({
+    name: 'openai-compatible',
+    baseURL: settings.baseUrl,
+    apiKey: apiKey ?? undefined,
+    includeUsage: true,
+  })(settings.model);
+}
+
+/** A chat model behind the Vercel AI SDK: one streamed step per call, tools executed by the caller. */
+export function createChatModel(settings: ModelSettings, apiKey: string | null): ChatModel {
+  const model = languageModel(settings, apiKey);
+  return {
+    name: settings.model,
+    async *stream(request: LlmRequest): AsyncIterable<LlmEvent> {
+      const tools: ToolSet = {};
+      for (const definition of request.tools) {
+        tools[definition.name] = tool({ description: definition.description, inputSchema: definition.input });
+      }
+      let failure: unknown = null;
+      const result = streamText({
+        model,
+        system: request.system,
+        messages: toModelMessages(request.messages),
+        tools,
+        maxRetries,
+        abortSignal: request.signal,
+        onError: ({ error }) => {
+          failure ??= error;
+        },
+      });
+      try {
+        yield* events(result.fullStream, request.signal, (error) => {
+          failure ??= error;
+        });
+      } catch (error) {
+        request.signal.throwIfAborted();
+        throw describeModelError(error, settings);
+      }
+      request.signal.throwIfAborted();
+      if (failure !== null) throw describeModelError(failure, settings);
+    },
+  };
+}
+
+/** The provider-neutral events of one streamed step; provider errors go to `onError`. */
+async function* events(
+  stream: AsyncIterable<TextStreamPart<ToolSet>>,
+  signal: AbortSignal,
+  onError: (error: unknown) => void,
+): AsyncIterable<LlmEvent> {
+  for await (const part of stream) {
+    if (part.type === 'text-delta') yield { type: 'text', text: part.text };
+    else if (part.type === 'tool-call') {
+      const invalid = 'invalid' in part && part.invalid === true;
+      yield {
+        type: 'tool-call',
+        id: part.toolCallId,
+        name: part.toolName,
+        input: part.input,
+        error: invalid ? invalidCallMessage(part.toolName, 'error' in part ? part.error : null) : null,
+      };
+    } else if (part.type === 'finish-step') {
+      yield {
+        type: 'finish',
+        usage: {
+          inputTokens: part.usage.inputTokens ?? null,
+          outputTokens: part.usage.outputTokens ?? null,
+        },
+      };
+    } else if (part.type === 'error') onError(part.error);
+    else if (part.type === 'abort') signal.throwIfAborted();
+  }
+}
+
+function invalidCallMessage(name: string, error: unknown): string {
+  const detail = error instanceof Error ? error.message.split('\n')[0] : '';
+  if (/no such tool|NoSuchTool/i.test(`${detail} ${(error as Error | null)?.name ?? ''}`)) {
+    return `There is no tool named "${name}".`;
+  }
+  return `The arguments for ${name} could not be used: ${detail || 'they are not valid JSON'}.`;
+}
+
+function toModelMessages(messages: LlmMessage[]): ModelMessage[] {
+  return messages.map((message): ModelMessage => {
+    if (message.role === 'user') return { role: 'user', content: message.text };
+    if (message.role === 'assistant') {
+      return {
+        role: 'assistant',
+        content: [
+          ...(message.text ? [{ type: 'text' as const, text: message.text }] : []),
+          ...message.toolCalls.map((call) => ({
+            type: 'tool-call' as const,
+            toolCallId: call.id,
+            toolName: call.name,
+            input: call.input,
+          })),
+        ],
+      };
+    }
+    return {
+      role: 'tool',
+      content: message.results.map((result) => ({
+        type: 'tool-result' as const,
+        toolCallId: result.id,
+        toolName: result.name,
+        output: result.isError
+          ? { type: 'error-text' as const, value: result.output }
+          : { type: 'text' as const, value: result.output },
+      })),
+    };
+  });
+}

@@ -1,0 +1,57 @@
+import type { z } from 'zod';
+
+/** A message as the chat service hands it to a model: provider-neutral. */
+export type LlmMessage =
+  | { role: 'user'; text: string }
+  | { role: 'assistant'; text: string; toolCalls: LlmToolCall[] }
+  | { role: 'tool'; results: LlmToolResult[] };
+
+export interface LlmToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface LlmToolResult {
+  id: string;
+  name: string;
+  output: string;
+  isError: boolean;
+}
+
+export interface LlmTool {
+  name: string;
+  description: string;
+  input: z.ZodType;
+}
+
+/** What one model call streams back. */
+export type LlmEvent =
+  | { type: 'text'; text: string }
+  /** `error` is set when the call cannot be run: unknown tool, arguments that are not valid JSON or do not fit. */
+  | { type: 'tool-call'; id: string; name: string; input: unknown; error: string | null }
+  | { type: 'finish'; usage: { inputTokens: number | null; outputTokens: number | null } };
+
+export interface LlmRequest {
+  system: string;
+  messages: LlmMessage[];
+  tools: LlmTool[];
+  signal: AbortSignal;
+}
+
+/** One step of a conversation with a model: a streamed answer that may end in tool calls. */
+export interface ChatModel {
+  readonly name: string;
+  stream(request: LlmRequest): AsyncIterable<LlmEvent>;
+}
+
+/** A failed model call, explained for the user. */
+export class ModelError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'unreachable' | 'auth' | 'rate-limit' | 'server' | 'stream-cut' | 'bad-request' | 'other',
+  ) {
+    super(message);
+    this.name = 'ModelError';
+  }
+}

@@ -1,0 +1,101 @@
+import { APICallError, RetryError } from 'ai';
+import type { ModelSettings } from '../../shared/chat-domain';
+import { ModelError } from './llm-types';
+
+/** The innermost cause of an error (fetch wraps the socket error, retries wrap the last attempt). */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 6; depth++) {
+    chain.push(current);
+    current = RetryError.isInstance(current) ? current.lastError : (current as { cause?: unknown }).cause;
+  }
+  return chain;
+}
+
+function codeOf(error: unknown): string {
+  return String((error as { code?: unknown } | null)?.code ?? '');
+}
+
+/** Turns whatever a provider call threw into a sentence that says what is wrong and where. */
+export function describeModelError(error: unknown, settings: ModelSettings): ModelError {
+  if (error instanceof ModelError) return error;
+  const chain = causes(error);
+  const where = settings.baseUrl;
+  const attempts = RetryError.isInstance(error) ? error.errors.length : 1;
+  const tried = attempts > 1 ? ` (tried ${attempts} times)` : '';
+  const api = chain.find((entry) => APICallError.isInstance(entry));
+  if (api?.statusCode !== undefined && api.statusCode < 400) {
+    return new ModelError(
+      `The answer from ${where} was cut off mid-way: the connection closed.`,
+      'stream-cut',
+    );
+  }
+  if (api?.statusCode !== undefined) {
+    const status = api.statusCode;
+    const detail = providerMessage(api.responseBody) ?? api.message;
+    if (status === 401 || status === 403) {
+      return new ModelError(
+        `The model server at ${where} rejected the API key (${status}): ${detail}. Check the key in Settings` +
+          (settings.apiKeyEnv ? ` or the ${settings.apiKeyEnv} environment variable.` : '.'),
+        'auth',
+      );
+    }
+    if (status === 404) {
+      return new ModelError(
+        `The model server at ${where} does not know the model "${settings.model}" (404): ${detail}.`,
+        'bad-request',
+      );
+    }
+    if (status === 429) {
+      return new ModelError(
+        `The model server at ${where} is rate-limiting requests (429)${tried}: ${detail}. Wait a moment and retry.`,
+        'rate-limit',
+      );
+    }
+    if (status >= 500) {
+      return new ModelError(
+        `The model server at ${where} failed with ${status}${tried}: ${detail}.`,
+        'server',
+      );
+    }
+    return new ModelError(
+      `The model server at ${where} refused the request (${status}): ${detail}.`,
+      'bad-request',
+    );
+  }
+  const codes = chain.map(codeOf);
+  if (codes.some((code) => ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNRESET'].includes(code))) {
+    const code = codes.find((entry) => entry.startsWith('E'));
+    const reset = code === 'ECONNRESET';
+    return new ModelError(
+      reset
+        ? `The connection to the model server at ${where} was dropped${tried}.`
+        : `Cannot reach the model server at ${where} (${code})${tried}. Is it running?`,
+      reset ? 'stream-cut' : 'unreachable',
+    );
+  }
+  const messages = chain.map((entry) => (entry instanceof Error ? entry.message : String(entry)));
+  if (messages.some((message) => /terminated|other side closed|premature close|aborted/i.test(message))) {
+    return new ModelError(
+      `The answer from ${where} was cut off mid-way: the connection closed.`,
+      'stream-cut',
+    );
+  }
+  if (messages.some((message) => /fetch failed/i.test(message))) {
+    return new ModelError(`Cannot reach the model server at ${where}${tried}. Is it running?`, 'unreachable');
+  }
+  return new ModelError(`The model call failed: ${messages[0] ?? 'unknown error'}.`, 'other');
+}
+
+function providerMessage(body: string | undefined): string | null {
+  if (!body) return null;
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: string } | string; message?: string };
+    const message =
+      typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message);
+    return message ?? null;
+  } catch {
+    return body.slice(0, 200);
+  }
+}

@@ -1,0 +1,113 @@
+import { execFile, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { messageText } from '../../src/shared/chat-domain';
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
+import { startIndexedApp } from '../support/indexed-app';
+import { tempWorkspace, waitFor } from '../support/temp-vault';
+
+const bin = join(import.meta.dirname, '..', '..', 'bin', 'kasten.js');
+let workspace: ReturnType<typeof tempWorkspace>;
+let server: ScriptedModelServer;
+
+beforeEach(async () => {
+  workspace = tempWorkspace('chat');
+  server = await startScriptedModelServer();
+});
+afterEach(async () => {
+  await server.stop();
+  workspace.remove();
+});
+
+function askArguments(question: string, ...extra: string[]): string[] {
+  return [
+    bin,
+    'ask',
+    workspace.vault,
+    question,
+    '--base-url',
+    `${server.url}/v1`,
+    '--model',
+    'scripted-model',
+    '--data-dir',
+    workspace.dataDir,
+    ...extra,
+  ];
+}
+
+describe('kasten ask / sessions', () => {
+  it('prints the answer with its references, citations, tool calls and usage as JSON', async () => {
+    server.script([
+      { toolCalls: [{ name: 'search_notes', arguments: { query: 'links' } }] },
+      { text: 'Links matter more than folders [1].' },
+    ]);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      ...askArguments('What does [[Zettelkasten method]] say about links?', '--json'),
+    ]);
+    const report = JSON.parse(stdout);
+    expect(report).toMatchObject({
+      answer: 'Links matter more than folders [1].',
+      citations: [{ number: 1, path: 'Zettelkasten method.md' }],
+      toolCalls: [{ name: 'search_notes', args: { query: 'links' }, ok: true }],
+      usage: { inputTokens: expect.any(Number), outputTokens: expect.any(Number) },
+    });
+    expect(report.references).toContainEqual({
+      path: 'Zettelkasten method.md',
+      title: 'Zettelkasten method',
+      kinds: ['direct', 'search-hit', 'cited'],
+    });
+
+    server.script([{ text: 'Yes.' }]);
+    const again = await promisify(execFile)(process.execPath, [
+      ...askArguments('Anything else?', '--json', '--session', report.sessionId),
+    ]);
+    expect(JSON.parse(again.stdout).sessionId).toBe(report.sessionId);
+    const sessions = await promisify(execFile)(process.execPath, [
+      bin,
+      'sessions',
+      workspace.vault,
+      '--json',
+      '--data-dir',
+      workspace.dataDir,
+    ]);
+    expect(JSON.parse(sessions.stdout)).toEqual([
+      expect.objectContaining({ id: report.sessionId, messageCount: 4 }),
+    ]);
+  });
+
+  it('streams the answer as text and exits 1 with the reason when the model fails', async () => {
+    server.script(() => ({ fault: 'status', status: 401, body: { error: { message: 'bad key' } } }));
+    const failed = await promisify(execFile)(process.execPath, askArguments('Hello?')).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/rejected the API key \(401\): bad key/),
+    });
+  });
+
+  it('loses neither the question nor the streamed text when the process is killed mid-answer', async () => {
+    server.script([{ text: 'Saved words arrive slowly. '.repeat(200), chunkSize: 4, delayMs: 10 }]);
+    const child = spawn(process.execPath, askArguments('Tell me everything.'), { stdio: 'pipe' });
+    let printed = '';
+    child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    await waitFor(() => printed.length > 400, 20_000, 'streamed text');
+    // Streamed text is saved at least every half second; wait past one save, then kill without warning.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+
+    const app = await startIndexedApp(workspace.dataDir, workspace.vault);
+    try {
+      const [session] = app.chat.list();
+      const { messages } = app.chat.session(session!.id);
+      expect(messageText(messages[0]!)).toBe('Tell me everything.');
+      expect(messages[1]!.status).toBe('interrupted');
+      expect(messageText(messages[1]!)).toMatch(/^(Saved words arrive slowly\. )+/);
+      expect(messageText(messages[1]!).length).toBeGreaterThan(300);
+    } finally {
+      await app.dispose();
+    }
+  });
+});

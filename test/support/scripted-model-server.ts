@@ -1,0 +1,467 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface ScriptedUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface ScriptedToolCall {
+  name: string;
+  /** An object is JSON-stringified; a string is sent as is, so tests can send malformed JSON. */
+  arguments: string | Record<string, unknown>;
+  id?: string;
+}
+
+/** How a streamed reply is cut up: `chunkSize` characters per chunk (default 8), `delayMs` between chunks. */
+export interface StreamPacing {
+  chunkSize?: number;
+  delayMs?: number;
+}
+
+/** One scripted reply of the model. */
+export type ScriptedReply =
+  | ({ text: string; usage?: ScriptedUsage } & StreamPacing)
+  | ({ toolCalls: ScriptedToolCall[]; text?: string; usage?: ScriptedUsage } & StreamPacing)
+  /** Resets the connection without a response. */
+  | { fault: 'refuse' }
+  | { fault: 'status'; status: number; body?: unknown; retryAfterSeconds?: number }
+  /** Streams `text`, then drops the connection before the finish chunk and `[DONE]`. */
+  | ({ fault: 'cut'; text: string } & StreamPacing)
+  /** Accepts the request and never answers until the client aborts or the server stops. */
+  | { fault: 'hang' };
+
+export interface ChatMessage {
+  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool' | 'function';
+  content?: string | { type: string; text?: string }[] | null;
+  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+  name?: string;
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  tools?: unknown[];
+  stream: boolean;
+  body: Record<string, unknown>;
+}
+
+/** Decides the reply from the request; `index` counts chat requests since the script was set, from 0. */
+export type ReplyScript = (request: ChatRequest, index: number) => ScriptedReply;
+
+export interface RecordedRequest {
+  path: string;
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON, the raw text when it is not JSON, or undefined when empty. */
+  body: unknown;
+}
+
+export interface ScriptedModel {
+  id: string;
+  contextLength?: number;
+}
+
+export interface ScriptedModelServer {
+  /** e.g. http://127.0.0.1:PORT; OpenAI clients use `${url}/v1` as base URL. */
+  url: string;
+  requests: RecordedRequest[];
+  /** Chat requests that got past the API key check, i.e. the ones the script answered. */
+  chatRequests: ChatRequest[];
+  /** An array is consumed one reply per chat request; once exhausted every reply is `{ text: 'OK' }`. */
+  script(replies: ScriptedReply[] | ReplyScript): void;
+  setModels(models: ScriptedModel[]): void;
+  /** With a key, `/v1/*` requests without `Authorization: Bearer <key>` get 401; null turns the check off. */
+  requireApiKey(key: string | null): void;
+  stop(): Promise<void>;
+}
+
+export interface ScriptedModelServerOptions {
+  replies?: ScriptedReply[] | ReplyScript;
+  models?: ScriptedModel[];
+  apiKey?: string | null;
+}
+
+const roles = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
+const embeddingDimensions = 64;
+
+/** Starts an OpenAI-compatible (and Ollama-flavoured) model server on 127.0.0.1 that answers from a script. */
+export async function startScriptedModelServer(
+  options: ScriptedModelServerOptions = {},
+): Promise<ScriptedModelServer> {
+  let script: ScriptedReply[] | ReplyScript = options.replies ?? [];
+  let scriptIndex = 0;
+  let models: ScriptedModel[] = options.models ?? [{ id: 'scripted-model' }];
+  let apiKey = options.apiKey ?? null;
+  let completionCount = 0;
+  const requests: RecordedRequest[] = [];
+  const chatRequests: ChatRequest[] = [];
+
+  const nextReply = (request: ChatRequest): ScriptedReply => {
+    const index = scriptIndex++;
+    if (typeof script === 'function') return script(request, index);
+    return script[index] ?? { text: 'OK' };
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const method = req.method ?? 'GET';
+    // Recorded before the body arrives so `requests` keeps arrival order.
+    const record: RecordedRequest = { path, method, headers: req.headers, body: undefined };
+    requests.push(record);
+    record.body = parseBody(await readText(req));
+    const body = isObject(record.body) ? record.body : {};
+
+    // Ollama's native API has no authentication, so only the OpenAI routes check the key.
+    if (path.startsWith('/v1/') && apiKey !== null && req.headers.authorization !== `Bearer ${apiKey}`) {
+      return sendJson(res, 401, openAiError('Invalid API key', 'invalid_request_error', 'invalid_api_key'));
+    }
+    const route = `${method} ${path}`;
+    if (route === 'GET /v1/models') {
+      const data = models.map((model) => ({
+        id: model.id,
+        object: 'model',
+        created: 1_700_000_000,
+        owned_by: 'scripted',
+        ...(model.contextLength === undefined ? {} : { context_length: model.contextLength }),
+      }));
+      return sendJson(res, 200, { object: 'list', data });
+    }
+    if (route === 'POST /v1/chat/completions') {
+      const request = toChatRequest(body);
+      if (typeof request === 'string') {
+        return sendJson(res, 400, openAiError(request, 'invalid_request_error'));
+      }
+      chatRequests.push(request);
+      return answerChat(req, res, request, nextReply(request), ++completionCount);
+    }
+    if (route === 'POST /v1/embeddings') return answerEmbeddings(res, body);
+    if (route === 'GET /api/tags') {
+      return sendJson(res, 200, {
+        models: models.map((model) => ({ name: model.id, model: model.id, size: 0, digest: '' })),
+      });
+    }
+    if (route === 'POST /api/show') {
+      const name = body.model ?? body.name;
+      const model = models.find((candidate) => candidate.id === name);
+      if (!model) return sendJson(res, 404, { error: `model '${String(name)}' not found` });
+      const contextLength =
+        model.contextLength === undefined ? {} : { 'llama.context_length': model.contextLength };
+      return sendJson(res, 200, {
+        details: { family: 'llama', format: 'gguf' },
+        model_info: { 'general.architecture': 'llama', ...contextLength },
+        capabilities: ['completion', 'tools'],
+      });
+    }
+    sendJson(res, 404, openAiError(`Unknown route ${route}`, 'invalid_request_error', 'not_found'));
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      // A throwing ReplyScript is a test bug; answer 500 so the test sees the message instead of a hang.
+      const message = error instanceof Error ? error.message : String(error);
+      if (res.headersSent) res.destroy();
+      else sendJson(res, 500, openAiError(`Scripted model server failed: ${message}`, 'server_error'));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    chatRequests,
+    script(replies) {
+      script = replies;
+      scriptIndex = 0;
+    },
+    setModels(next) {
+      models = next;
+    },
+    requireApiKey(key) {
+      apiKey = key;
+    },
+    async stop() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Hanging and streaming responses would otherwise keep close() waiting.
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+/** A text, tool-call or cut reply, normalised to what goes on the wire. */
+interface Completion {
+  id: string;
+  model: string;
+  created: number;
+  text: string;
+  toolCalls: OutgoingToolCall[];
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  cut: boolean;
+}
+
+async function answerChat(
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: ChatRequest,
+  reply: ScriptedReply,
+  sequence: number,
+): Promise<void> {
+  if ('fault' in reply) {
+    if (reply.fault === 'hang') return;
+    if (reply.fault === 'refuse') return void req.socket.resetAndDestroy();
+    if (reply.fault === 'status') return answerStatus(res, reply.status, reply.body, reply.retryAfterSeconds);
+  }
+  const text = reply.text ?? '';
+  const toolCalls = ('toolCalls' in reply ? reply.toolCalls : []).map((call, index) => ({
+    id: call.id ?? `call_scripted_${sequence}_${index}`,
+    name: call.name,
+    arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+  }));
+  // Tool calls are generated tokens too, so they count towards the default completion tokens.
+  const generated = text + toolCalls.map((call) => call.name + call.arguments).join('');
+  const scripted = 'usage' in reply ? reply.usage : undefined;
+  const promptTokens = scripted?.promptTokens ?? Math.ceil(promptCharacters(request.messages) / 4);
+  const completionTokens = scripted?.completionTokens ?? Math.ceil(generated.length / 4);
+  const completion: Completion = {
+    id: `chatcmpl-scripted-${sequence}`,
+    model: request.model,
+    created: Math.floor(Date.now() / 1000),
+    text,
+    toolCalls,
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
+    cut: 'fault' in reply,
+  };
+  if (request.stream) return streamCompletion(res, completion, reply);
+  return sendCompletion(res, completion);
+}
+
+async function sendCompletion(res: ServerResponse, completion: Completion): Promise<void> {
+  const { id, created, model, text, toolCalls, usage } = completion;
+  const message = {
+    role: 'assistant',
+    content: text === '' && toolCalls.length > 0 ? null : text,
+    refusal: null,
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls.map(toolCall) } : {}),
+  };
+  const finishReason = toolCalls.length > 0 ? 'tool_calls' : 'stop';
+  const choice = { index: 0, message, logprobs: null, finish_reason: finishReason };
+  const body = { id, object: 'chat.completion', created, model, choices: [choice], usage };
+  if (!completion.cut) return sendJson(res, 200, body);
+  const json = JSON.stringify(body);
+  res.writeHead(200, { 'content-type': 'application/json' });
+  await write(res, json.slice(0, json.length >> 1));
+  res.destroy();
+}
+
+/** The sequence OpenAI sends: role, content pieces, per tool call a header then argument pieces, finish, usage. */
+async function streamCompletion(
+  res: ServerResponse,
+  completion: Completion,
+  pacing: StreamPacing,
+): Promise<void> {
+  const { id, created, model, text, toolCalls, cut } = completion;
+  const chunkSize = Math.max(1, pacing.chunkSize ?? 8);
+  const chunk = (choices: object[], usage: object | null = null) => ({
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model,
+    system_fingerprint: 'fp_scripted',
+    choices,
+    usage,
+  });
+  const delta = (fields: object, finish: string | null = null) =>
+    chunk([{ index: 0, delta: fields, logprobs: null, finish_reason: finish }]);
+  const header = (index: number, call: OutgoingToolCall) => ({
+    index,
+    ...toolCall({ ...call, arguments: '' }),
+  });
+
+  const events: object[] = [];
+  const [firstCall] = toolCalls;
+  const headerInRoleChunk = text === '' && firstCall !== undefined;
+  events.push(
+    headerInRoleChunk
+      ? delta({ role: 'assistant', content: null, tool_calls: [header(0, firstCall)] })
+      : delta({ role: 'assistant', content: '' }),
+  );
+  for (const piece of split(text, chunkSize)) events.push(delta({ content: piece }));
+  toolCalls.forEach((call, index) => {
+    if (index > 0 || !headerInRoleChunk) events.push(delta({ tool_calls: [header(index, call)] }));
+    // At least two pieces, so a client that keeps only the first fragment fails its test.
+    const size = Math.min(chunkSize, Math.max(1, Math.ceil(call.arguments.length / 2)));
+    for (const piece of split(call.arguments, size)) {
+      events.push(delta({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    }
+  });
+  if (!cut) events.push(delta({}, toolCalls.length > 0 ? 'tool_calls' : 'stop'), chunk([], completion.usage));
+
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
+  res.flushHeaders();
+  for (const [index, event] of events.entries()) {
+    if (index > 0 && pacing.delayMs) await sleep(pacing.delayMs);
+    if (res.destroyed) return;
+    await write(res, `data: ${JSON.stringify(event)}\n\n`);
+  }
+  if (cut) return void res.destroy();
+  await write(res, 'data: [DONE]\n\n');
+  res.end();
+}
+
+interface OutgoingToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+function toolCall(call: OutgoingToolCall) {
+  return { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } };
+}
+
+function answerStatus(res: ServerResponse, status: number, body: unknown, retryAfterSeconds?: number): void {
+  if (retryAfterSeconds !== undefined) res.setHeader('retry-after', String(retryAfterSeconds));
+  if (typeof body === 'string') {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(body);
+    return;
+  }
+  sendJson(res, status, body ?? defaultErrorBody(status));
+}
+
+function defaultErrorBody(status: number) {
+  if (status === 401) return openAiError('Invalid API key', 'invalid_request_error', 'invalid_api_key');
+  if (status === 429) return openAiError('Rate limit reached', 'requests', 'rate_limit_exceeded');
+  if (status >= 500) return openAiError('The server had an error processing your request', 'server_error');
+  return openAiError(`Scripted error ${status}`, 'invalid_request_error');
+}
+
+function answerEmbeddings(res: ServerResponse, body: Record<string, unknown>): void {
+  const input = typeof body.input === 'string' ? [body.input] : body.input;
+  if (!Array.isArray(input) || !input.every((item): item is string => typeof item === 'string')) {
+    return sendJson(
+      res,
+      400,
+      openAiError("'input' must be a string or an array of strings", 'invalid_request_error'),
+    );
+  }
+  const base64 = body.encoding_format === 'base64';
+  const data = input.map((text, index) => {
+    const vector = embed(text);
+    const embedding = base64 ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector;
+    return { object: 'embedding', index, embedding };
+  });
+  const tokens = Math.ceil(input.join('').length / 4);
+  sendJson(res, 200, {
+    object: 'list',
+    data,
+    model: typeof body.model === 'string' ? body.model : 'scripted-embedding',
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  });
+}
+
+/**
+ * Sum of one pseudo-random direction per word, so equal texts get equal vectors and texts sharing words
+ * point in similar directions (retrieval tests can rank), normalised to unit length.
+ */
+export function embed(text: string): number[] {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [text];
+  const vector = new Array<number>(embeddingDimensions).fill(0);
+  for (const word of words) {
+    const bytes = Buffer.concat(
+      [0, 1].map((block) => createHash('sha256').update(`${block}:${word}`).digest()),
+    );
+    for (let i = 0; i < embeddingDimensions; i++) vector[i] = (vector[i] ?? 0) + (bytes[i] ?? 0) / 127.5 - 1;
+  }
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / norm);
+}
+
+function toChatRequest(body: Record<string, unknown>): ChatRequest | string {
+  if (typeof body.model !== 'string') return "'model' is required";
+  const messages = body.messages;
+  if (!Array.isArray(messages) || messages.length === 0) return "'messages' must be a non-empty array";
+  for (const message of messages) {
+    if (!isObject(message) || typeof message.role !== 'string' || !roles.has(message.role)) {
+      return `Invalid message in 'messages': ${JSON.stringify(message)}`;
+    }
+  }
+  const tools = Array.isArray(body.tools) ? { tools: body.tools as unknown[] } : {};
+  return {
+    model: body.model,
+    messages: messages as ChatMessage[],
+    ...tools,
+    stream: body.stream === true,
+    body,
+  };
+}
+
+function promptCharacters(messages: ChatMessage[]): number {
+  let characters = 0;
+  for (const { content } of messages) {
+    if (typeof content === 'string') characters += content.length;
+    else if (Array.isArray(content)) for (const part of content) characters += part.text?.length ?? 0;
+  }
+  return characters;
+}
+
+/** Splits by code points so a chunk never ends inside a surrogate pair. */
+function split(text: string, size: number): string[] {
+  const points = Array.from(text);
+  const pieces: string[] = [];
+  for (let i = 0; i < points.length; i += size) pieces.push(points.slice(i, i + size).join(''));
+  return pieces;
+}
+
+function openAiError(message: string, type: string, code: string | null = null) {
+  return { error: { message, type, param: null, code } };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/** Resolves once the data is handed to the socket, or when the client has gone. */
+function write(res: ServerResponse, data: string): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    res.once('close', resolve);
+    res.write(data, () => {
+      res.off('close', resolve);
+      resolve();
+    });
+  });
+}
+
+async function readText(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
