@@ -62,7 +62,12 @@ export interface RecordedRequest {
 
 export interface ScriptedModel {
   id: string;
+  /** Served on `/v1/models` (OpenRouter style), Ollama's `/api/show` and LM Studio's `/api/v0/models`. */
   contextLength?: number;
+  /** LM Studio's `max_context_length` on `/api/v0/models` only; defaults to `contextLength`. */
+  maxContextLength?: number;
+  /** LM Studio's `loaded_context_length`: set when the model is loaded. */
+  loadedContextLength?: number;
 }
 
 export interface ScriptedModelServer {
@@ -76,6 +81,8 @@ export interface ScriptedModelServer {
   setModels(models: ScriptedModel[]): void;
   /** With a key, `/v1/*` requests without `Authorization: Bearer <key>` get 401; null turns the check off. */
   requireApiKey(key: string | null): void;
+  /** With a status, `GET /v1/models` fails with it (and a default error body); null lists the models again. */
+  failModelList(status: number | null): void;
   stop(): Promise<void>;
 }
 
@@ -83,6 +90,8 @@ export interface ScriptedModelServerOptions {
   replies?: ScriptedReply[] | ReplyScript;
   models?: ScriptedModel[];
   apiKey?: string | null;
+  /** See `failModelList`. */
+  modelListStatus?: number | null;
 }
 
 const roles = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
@@ -96,6 +105,7 @@ export async function startScriptedModelServer(
   let scriptIndex = 0;
   let models: ScriptedModel[] = options.models ?? [{ id: 'scripted-model' }];
   let apiKey = options.apiKey ?? null;
+  let modelListStatus = options.modelListStatus ?? null;
   let completionCount = 0;
   const requests: RecordedRequest[] = [];
   const chatRequests: ChatRequest[] = [];
@@ -120,6 +130,9 @@ export async function startScriptedModelServer(
       return sendJson(res, 401, openAiError('Invalid API key', 'invalid_request_error', 'invalid_api_key'));
     }
     const route = `${method} ${path}`;
+    if (route === 'GET /v1/models' && modelListStatus !== null) {
+      return answerStatus(res, modelListStatus, undefined);
+    }
     if (route === 'GET /v1/models') {
       const data = models.map((model) => ({
         id: model.id,
@@ -156,6 +169,9 @@ export async function startScriptedModelServer(
         capabilities: ['completion', 'tools'],
       });
     }
+    if (route === 'GET /api/v0/models') {
+      return sendJson(res, 200, { object: 'list', data: models.map(lmStudioModel) });
+    }
     sendJson(res, 404, openAiError(`Unknown route ${route}`, 'invalid_request_error', 'not_found'));
   };
 
@@ -187,12 +203,29 @@ export async function startScriptedModelServer(
     requireApiKey(key) {
       apiKey = key;
     },
+    failModelList(status) {
+      modelListStatus = status;
+    },
     async stop() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Hanging and streaming responses would otherwise keep close() waiting.
       server.closeAllConnections();
       await closed;
     },
+  };
+}
+
+/** A model as LM Studio's native REST API lists it. */
+function lmStudioModel(model: ScriptedModel) {
+  const max = model.maxContextLength ?? model.contextLength;
+  const loaded = model.loadedContextLength;
+  return {
+    id: model.id,
+    object: 'model',
+    type: 'llm',
+    state: loaded === undefined ? 'not-loaded' : 'loaded',
+    ...(max === undefined ? {} : { max_context_length: max }),
+    ...(loaded === undefined ? {} : { loaded_context_length: loaded }),
   };
 }
 
