@@ -103,3 +103,10 @@ export interface NoteInfo {
   wordCount: number;
   tags: string[];
 }
+
+/** A note's names, as `[[` completion offers them. */
+export interface NoteTitle {
+  path: string;
+  title: string;
+  aliases: string[];
+}

@@ -1,6 +1,14 @@
 import type { NoteInfo } from '../../shared/index-domain';
 import type { SqliteDatabase } from '../storage/database';
 
+/** A note as the summary cache sees it: `hash` is the content hash of the file as last indexed. */
+export interface NoteHash {
+  path: string;
+  title: string;
+  hash: string;
+  lead: string;
+}
+
 /** What the index knows about single notes: title, lead paragraph, tags, and notes sharing tags. */
 export class NoteCatalog {
   constructor(private readonly db: SqliteDatabase) {}
@@ -18,6 +26,16 @@ export class NoteCatalog {
       .all(row.id)
       .map(({ tag }) => tag);
     return { path: row.path, title: row.title, lead: row.lead, wordCount: row.wordCount, tags };
+  }
+
+  /** Path, title, content hash and lead of every note, or of the notes at `paths` that the index knows. */
+  hashes(paths?: readonly string[]): NoteHash[] {
+    const select = 'SELECT path, title, hash, lead FROM notes';
+    if (!paths) return this.db.prepare<[], NoteHash>(`${select} ORDER BY path`).all();
+    // One JSON parameter rather than a placeholder per path: a list may exceed SQLite's variable limit.
+    return this.db
+      .prepare<[string], NoteHash>(`${select} WHERE path IN (SELECT value FROM json_each(?)) ORDER BY path`)
+      .all(JSON.stringify(paths));
   }
 
   /** Notes sharing at least one tag with `path`, most shared tags first. */

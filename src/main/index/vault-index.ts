@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type {
   IndexChange,
   NoteInfo,
+  NoteTitle,
   IndexProgress,
   IndexReport,
   ResolvedLink,
@@ -20,7 +21,7 @@ import type { VaultFiles } from '../vault/vault-files';
 import { isNotePath } from '../vault/vault-files';
 import type { FileEvent } from '../vault/vault-watcher';
 import { IndexStore } from './index-store';
-import { NoteCatalog } from './note-catalog';
+import { NoteCatalog, type NoteHash } from './note-catalog';
 import { NoteSearch } from './note-search';
 import { RenameDetector } from './rename-detector';
 import type { ParserPool } from './parser-pool';
@@ -140,6 +141,16 @@ export class VaultIndex {
   /** The indexed note at `path`, or null. */
   note(path: string): NoteInfo | null {
     return this.require().catalog.note(path);
+  }
+
+  /** Every note's title and aliases. */
+  titles(): NoteTitle[] {
+    return this.require().catalog.titles();
+  }
+
+  /** Path, title, content hash and lead of every note (or of those at `paths`), for the summary cache. */
+  noteHashes(paths?: readonly string[]): NoteHash[] {
+    return this.require().catalog.hashes(paths);
   }
 
   /** Notes sharing tags with `path`, most shared first. */

@@ -63,6 +63,19 @@ const migrations: readonly Migration[] = [
         value TEXT NOT NULL
       );
     `),
+  // LLM note summaries, keyed by what they were made from: a note's content hash (not its path, so a
+  // renamed note keeps its summary), the model and the prompt version.
+  (db) =>
+    db.exec(`
+      CREATE TABLE summaries (
+        hash TEXT NOT NULL,
+        model TEXT NOT NULL,
+        prompt_version INTEGER NOT NULL,
+        summary TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (hash, model, prompt_version)
+      );
+    `),
 ];
 
 export function openAppDatabase(dataDir: string, onNotice?: (message: string) => void): SqliteDatabase {
