@@ -145,8 +145,10 @@ export function createApp(options: AppOptions): KastenApp {
       chat.restore(id);
       return null;
     },
-    'settings:model': async () => modelSettings.get(),
-    'settings:set-model': async (settings) => modelSettings.set(settings),
+    'models:settings': async () => modelSettings.get(),
+    'models:configure': async (settings) => modelSettings.set(settings),
+    'links:resolve': async ({ links, from }) => links.map((link) => index.resolve(link, from ?? '')),
+    'notes:titles': async () => index.titles(),
   };
 
   return {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { LinkResolution } from './links/link-resolver';
 import type { ChatMessage, ChatSession, ModelSettings, SessionSummary } from './chat-domain';
 import type {
   AppInfo,
@@ -13,6 +14,7 @@ import type {
   IndexChange,
   IndexProgress,
   IndexReport,
+  NoteTitle,
   ResolvedLink,
   SearchHit,
   TagCount,
@@ -84,6 +86,21 @@ export const requests = {
   ),
   /** Every tag in the vault with how many notes carry it. */
   'search:tags': request<TagCount[]>()(z.undefined()),
+  /** Resolves links as if written in the note at `from` (chat messages: the vault root). */
+  'links:resolve': request<LinkResolution[]>()(
+    z
+      .object({
+        links: z
+          .array(
+            z.object({ target: z.string().max(4096), subpath: z.string().max(4096).nullable() }).strict(),
+          )
+          .max(200),
+        from: z.string().max(4096).optional(),
+      })
+      .strict(),
+  ),
+  /** Every note's title and aliases, for `[[` completion. */
+  'notes:titles': request<NoteTitle[]>()(z.undefined()),
   /** The links in a note, resolved. */
   'links:outgoing': request<ResolvedLink[]>()(z.object({ path: vaultRelativePath }).strict()),
   /** The links in other notes that point at this one, with the line they are on. */
@@ -123,8 +140,8 @@ export const requests = {
   'sessions:delete': request<null>()(z.object({ id: sessionId }).strict()),
   'sessions:restore': request<null>()(z.object({ id: sessionId }).strict()),
   /** The chat model settings (never a key). */
-  'settings:model': request<ModelSettings>()(z.undefined()),
-  'settings:set-model': request<ModelSettings>()(
+  'models:settings': request<ModelSettings>()(z.undefined()),
+  'models:configure': request<ModelSettings>()(
     z
       .object({
         provider: z.enum(['openai-compatible', 'anthropic']),

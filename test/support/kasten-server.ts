@@ -18,11 +18,12 @@ const repoRoot = join(import.meta.dirname, '..', '..');
 
 /** Starts the built `kasten serve` as a user would, and waits for the address it prints. */
 export async function startKastenServer(
-  options: { vault?: string; dataDir?: string } = {},
+  options: { vault?: string; dataDir?: string; args?: string[] } = {},
 ): Promise<RunningServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kasten-e2e-'));
   const args = ['bin/kasten.js', 'serve', '--port', '0', '--data-dir', dataDir];
   if (options.vault) args.push('--vault', options.vault);
+  args.push(...(options.args ?? []));
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from '../app';
+import type { ModelSettings } from '../../shared/chat-domain';
 import { resolveDataDir } from '../data-dir';
 import { version } from '../version';
 import { chatCommandUsage, runChatCommand } from './cli-chat-commands';
@@ -25,6 +26,7 @@ const usage = `Kasten ${version} — chat with your Markdown vault.
 
 Usage:
   kasten serve [--vault PATH] [--port N] [--data-dir DIR]   run the browser host on 127.0.0.1
+       [--provider P] [--base-url URL] [--model NAME] [--api-key-env NAME]   (model for this run)
   kasten info [--data-dir DIR] [--json]                     version, platform and data directory
 ${vaultCommandUsage}
 ${chatCommandUsage}
@@ -91,7 +93,7 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
     );
     return 0;
   }
-  if (command === 'serve') return serve(values, dataDir, env);
+  if (command === 'serve') return serve(values, modelFlags(values), dataDir, env);
   throw new UsageError(`Unknown command "${command}".`);
 }
 
@@ -124,6 +126,21 @@ function vaultCommand(
   );
 }
 
+/** --provider, --base-url, --model and --api-key-env: the model for this run, over the stored settings. */
+function modelFlags(values: Record<string, string | boolean | undefined>): Partial<ModelSettings> {
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const provider = text('provider');
+  if (provider !== undefined && provider !== 'openai-compatible' && provider !== 'anthropic')
+    throw new UsageError(`--provider must be openai-compatible or anthropic, not "${provider}".`);
+  const baseUrl = text('base-url') ?? (provider === 'anthropic' ? 'https://api.anthropic.com/v1' : undefined);
+  const apiKeyEnv = text('api-key-env') ?? (provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : undefined);
+  return Object.fromEntries(
+    Object.entries({ provider, baseUrl, model: text('model'), apiKeyEnv }).filter(
+      ([, value]) => value !== undefined,
+    ),
+  );
+}
+
 function chatCommand(
   command: 'ask' | 'sessions',
   rest: string[],
@@ -137,19 +154,10 @@ function chatCommand(
     throw new UsageError('kasten ask needs a question.');
   const unexpected = command === 'ask' ? extra : question;
   if (unexpected !== undefined) throw new UsageError(`Unexpected argument "${unexpected}".`);
-  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
-  const provider = text('provider');
-  if (provider !== undefined && provider !== 'openai-compatible' && provider !== 'anthropic')
-    throw new UsageError(`--provider must be openai-compatible or anthropic, not "${provider}".`);
-  const baseUrl = text('base-url') ?? (provider === 'anthropic' ? 'https://api.anthropic.com/v1' : undefined);
-  const apiKeyEnv = text('api-key-env') ?? (provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : undefined);
-  const model = Object.fromEntries(
-    Object.entries({ provider, baseUrl, model: text('model'), apiKeyEnv }).filter(
-      ([, value]) => value !== undefined,
-    ),
-  );
+  const sessionId = typeof values.session === 'string' ? values.session : undefined;
+  const model = modelFlags(values);
   return runChatCommand(
-    { command, vault, question, sessionId: text('session'), json: values.json === true, model },
+    { command, vault, question, sessionId, json: values.json === true, model },
     {
       dataDir,
       resourcesDir: env.resourcesDir,
@@ -164,6 +172,7 @@ function chatCommand(
 
 async function serve(
   values: { vault?: string; port?: string },
+  model: Partial<ModelSettings>,
   dataDir: string,
   env: CliEnvironment,
 ): Promise<number> {
@@ -181,6 +190,7 @@ async function serve(
     resourcesDir: env.resourcesDir,
     vault,
     parserWorker: env.parserWorker,
+    model,
   });
   try {
     await app.start();

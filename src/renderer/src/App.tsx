@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { startChatSync } from './features/chat/chat-store';
 import { ChatPane } from './features/chat/ChatPane';
 import { useHealthStore } from './features/health/health-store';
 import { HealthView } from './features/health/HealthView';
@@ -52,6 +53,7 @@ export function App() {
     startVaultSync();
     startNoteSync();
     startIndexSync();
+    startChatSync();
   }, []);
 
   return (

@@ -31,10 +31,10 @@ describe('preload', () => {
       'chat',
       'index',
       'links',
+      'models',
       'notes',
       'search',
       'sessions',
-      'settings',
       'vault',
     ]);
     expect(typeof kasten.chat.send).toBe('function');

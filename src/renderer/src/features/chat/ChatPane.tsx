@@ -1,19 +1,81 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useVaultStore } from '../vault/vault-store';
+import { useChatStore } from './chat-store';
+import { Composer } from './Composer';
+import { MessageView } from './MessageView';
+import { sessionDocuments } from './session-documents';
+import { SessionList } from './SessionList';
 
-/** The conversation. Until chat lands it explains what will happen here. */
+/** The conversation: session header, messages with streamed answers, and the composer. */
 export function ChatPane() {
   const vault = useVaultStore((state) => state.vault);
+  const session = useChatStore((state) => state.session);
+  const selected = useChatStore((state) => state.selectedMessageId);
+  const error = useChatStore((state) => state.error);
+  const deleted = useChatStore((state) => state.deleted);
+  const { newChat, undoRemove } = useChatStore.getState();
+  const [listShown, setListShown] = useState(false);
+  const bottom = useRef<HTMLDivElement>(null);
+  const documents = useMemo(() => (session ? sessionDocuments(session) : new Map()), [session]);
+  const messages = session?.messages ?? [];
+  const streaming = messages.some((message) => message.status === 'streaming');
+  const lastAssistant = messages.filter((message) => message.role === 'assistant').at(-1)?.id ?? null;
+
+  const lastParts = messages.at(-1)?.parts.length;
+  useEffect(() => {
+    bottom.current?.scrollIntoView({ block: 'end' });
+  }, [messages.length, lastParts, streaming]);
+
   return (
     <section className="chat-pane" aria-label="Chat">
-      <div className="empty-state">
-        <h2>Ask your notes</h2>
-        <p>
-          {vault
-            ? `Chat about the ${vault.noteCount} notes in “${vault.name}”. Every answer will show the notes it used.`
-            : 'Open a vault to start.'}
+      <header className="pane-header chat-header">
+        <button type="button" aria-expanded={listShown} onClick={() => setListShown(!listShown)}>
+          Chats ▾
+        </button>
+        <h2 className="chat-title" data-testid="chat-title">
+          {session?.title ?? 'New chat'}
+        </h2>
+        <button type="button" onClick={() => newChat()} disabled={session === null}>
+          New chat
+        </button>
+      </header>
+      {listShown && <SessionList onClose={() => setListShown(false)} />}
+      {deleted && (
+        <p className="banner small" role="status">
+          Deleted “{deleted.title}”.{' '}
+          <button type="button" className="link-button" onClick={() => void undoRemove()}>
+            Undo
+          </button>
         </p>
-        <p className="muted">Chat is not available in this version yet. Browse your notes on the left.</p>
+      )}
+      <div className="messages" data-testid="messages">
+        {messages.length === 0 && (
+          <div className="empty-state">
+            <h2>Ask your notes</h2>
+            <p>
+              {vault
+                ? `Chat about the ${vault.noteCount} notes in “${vault.name}”. Every answer shows the notes it used.`
+                : 'Open a vault to start.'}
+            </p>
+          </div>
+        )}
+        {messages.map((message) => (
+          <MessageView
+            key={message.id}
+            message={message}
+            documents={documents}
+            last={message.id === lastAssistant}
+            selected={message.id === (selected ?? lastAssistant)}
+          />
+        ))}
+        <div ref={bottom} />
       </div>
+      {error && (
+        <p className="message-error pad" role="alert">
+          {error}
+        </p>
+      )}
+      <Composer streaming={streaming} />
     </section>
   );
 }

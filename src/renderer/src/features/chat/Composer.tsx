@@ -1,0 +1,195 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { NoteTitle } from '../../../../shared/index-domain';
+import type { LinkResolution } from '../../../../shared/links/link-resolver';
+import { parseWikiLinkInner } from '../../../../shared/markdown/wikilink-inner';
+import { kasten } from '../../api';
+import { useChatStore } from './chat-store';
+
+interface Suggestion {
+  label: string;
+  title: string;
+  path: string;
+}
+
+/** The `[[` being typed just before the caret, if any. */
+function openLinkBefore(text: string, caret: number): { start: number; query: string } | null {
+  const match = /\[\[([^[\]|#\n]*)$/.exec(text.slice(0, caret));
+  return match ? { start: match.index, query: match[1]! } : null;
+}
+
+function suggestionsFor(titles: NoteTitle[], query: string): Suggestion[] {
+  const wanted = query.trim().toLowerCase();
+  const found: Suggestion[] = [];
+  for (const note of titles) {
+    for (const label of [note.title, ...note.aliases]) {
+      if (label.toLowerCase().includes(wanted)) {
+        found.push({ label, title: note.title, path: note.path });
+        break;
+      }
+    }
+  }
+  return found
+    .sort(
+      (a, b) =>
+        Number(!a.label.toLowerCase().startsWith(wanted)) - Number(!b.label.toLowerCase().startsWith(wanted)),
+    )
+    .slice(0, 8);
+}
+
+/** The wikilinks of a draft, as the main process will parse them on send. */
+function linksIn(text: string) {
+  return [...text.matchAll(/\[\[([^[\]\n]+)\]\]/g)]
+    .map((match) => ({ raw: match[0], parts: parseWikiLinkInner(match[1]!) }))
+    .filter((link) => link.parts !== null)
+    .map((link) => ({ raw: link.raw, target: link.parts!.target, subpath: link.parts!.subpath }));
+}
+
+/** Where the user writes: Enter sends, Shift+Enter adds a line, `[[` completes note titles and aliases. */
+export function Composer({ streaming }: { streaming: boolean }) {
+  const send = useChatStore((state) => state.send);
+  const stop = useChatStore((state) => state.stop);
+  const [text, setText] = useState('');
+  const [caret, setCaret] = useState(0);
+  const [titles, setTitles] = useState<NoteTitle[] | null>(null);
+  const [active, setActive] = useState(0);
+  const [dismissed, setDismissed] = useState<number | null>(null);
+  const [resolved, setResolved] = useState<{ raw: string; resolution: LinkResolution }[]>([]);
+  const input = useRef<HTMLTextAreaElement>(null);
+
+  const open = openLinkBefore(text, caret);
+  const openQuery = open?.query ?? null;
+  const openStart = open?.start ?? null;
+  const suggestions =
+    openQuery !== null && titles && dismissed !== openStart ? suggestionsFor(titles, openQuery) : [];
+  const linksKey = useMemo(() => JSON.stringify(linksIn(text)), [text]);
+  const hasLinks = linksKey !== '[]';
+  const linking = open !== null;
+
+  useEffect(() => {
+    if (linking && titles === null) kasten.notes.titles().then(setTitles, () => setTitles([]));
+  }, [linking, titles]);
+
+  useEffect(() => {
+    const links = JSON.parse(linksKey) as ReturnType<typeof linksIn>;
+    if (links.length === 0) return;
+    const timer = setTimeout(() => {
+      kasten.links.resolve({ links: links.map(({ target, subpath }) => ({ target, subpath })) }).then(
+        (found) => setResolved(links.map((link, index) => ({ raw: link.raw, resolution: found[index]! }))),
+        () => setResolved([]),
+      );
+    }, 150);
+    return () => clearTimeout(timer);
+  }, [linksKey]);
+  const shownLinks = hasLinks ? resolved : [];
+
+  const choose = (suggestion: Suggestion) => {
+    if (!open) return;
+    const label =
+      suggestion.label === suggestion.title ? suggestion.title : `${suggestion.title}|${suggestion.label}`;
+    const after = text.slice(caret).replace(/^[^\]\n]*\]\]/, '');
+    const next = `${text.slice(0, open.start)}[[${label}]]`;
+    setText(next + after);
+    setCaret(next.length);
+    requestAnimationFrame(() => input.current?.setSelectionRange(next.length, next.length));
+  };
+
+  const submit = async () => {
+    if (streaming || text.trim() === '') return;
+    if (await send(text)) {
+      setText('');
+      setCaret(0);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (suggestions.length > 0) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        setActive((index) => (index + step + suggestions.length) % suggestions.length);
+        return;
+      }
+      if (event.key === 'Enter' || event.key === 'Tab') {
+        event.preventDefault();
+        choose(suggestions[Math.min(active, suggestions.length - 1)]!);
+        return;
+      }
+      if (event.key === 'Escape') {
+        setDismissed(open?.start ?? null);
+        return;
+      }
+    }
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      void submit();
+    }
+  };
+
+  return (
+    <div className="composer">
+      {suggestions.length > 0 && (
+        <ul className="link-suggestions" role="listbox" aria-label="Notes">
+          {suggestions.map((suggestion, index) => (
+            <li
+              key={`${suggestion.path}:${suggestion.label}`}
+              role="option"
+              aria-selected={index === active}
+              onMouseDown={(event) => {
+                event.preventDefault();
+                choose(suggestion);
+              }}
+            >
+              {suggestion.label}
+              {suggestion.label !== suggestion.title && <span className="muted"> → {suggestion.title}</span>}
+              <span className="muted small"> {suggestion.path}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {shownLinks.length > 0 && (
+        <div className="draft-links" data-testid="draft-links">
+          {shownLinks.map(({ raw, resolution }) => (
+            <span
+              key={raw}
+              className={`draft-link draft-link-${resolution.status}`}
+              title={resolution.reason ?? resolution.path ?? ''}
+            >
+              {resolution.status === 'broken' ? `${raw} — no such note` : raw}
+            </span>
+          ))}
+        </div>
+      )}
+      <div className="composer-row">
+        <textarea
+          ref={input}
+          value={text}
+          rows={3}
+          placeholder="Ask about your notes. [[ links a note."
+          aria-label="Message"
+          data-testid="composer"
+          onChange={(event) => {
+            setText(event.target.value);
+            setCaret(event.target.selectionStart);
+            setActive(0);
+          }}
+          onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
+          onKeyDown={onKeyDown}
+        />
+        {streaming ? (
+          <button type="button" onClick={() => void stop()}>
+            Stop
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="primary"
+            disabled={text.trim() === ''}
+            onClick={() => void submit()}
+          >
+            Send
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import { messageText, type ChatMessage } from '../../../../shared/chat-domain';
+import { AnswerMarkdown, type CitedDocument } from './AnswerMarkdown';
+import { useChatStore } from './chat-store';
+import { ToolCallView } from './ToolCallView';
+
+const statusNotes: Partial<Record<ChatMessage['status'], string>> = {
+  stopped: 'Stopped. The answer so far is kept.',
+  interrupted: 'Interrupted when Kasten stopped. The text saved until then is kept.',
+};
+
+/** One message of the conversation: the user's words, or an answer with its tool calls and citations. */
+export function MessageView({
+  message,
+  documents,
+  last,
+  selected,
+}: {
+  message: ChatMessage;
+  documents: Map<number, CitedDocument>;
+  last: boolean;
+  selected: boolean;
+}) {
+  const retry = useChatStore((state) => state.retry);
+  const select = useChatStore((state) => state.select);
+  if (message.role === 'user') {
+    return (
+      <article className="message message-user" data-testid="user-message">
+        <div className="message-text">{messageText(message)}</div>
+      </article>
+    );
+  }
+  const streaming = message.status === 'streaming';
+  const failed =
+    message.status === 'error' || message.status === 'stopped' || message.status === 'interrupted';
+  return (
+    <article
+      className={`message message-assistant${selected ? ' selected' : ''}`}
+      data-testid="assistant-message"
+      data-status={message.status}
+      onClick={() => select(message.id)}
+    >
+      {message.parts.map((part, index) =>
+        part.type === 'tool-call' ? (
+          <ToolCallView key={part.id} call={part} />
+        ) : part.type === 'text' ? (
+          <AnswerMarkdown
+            key={index}
+            text={part.text}
+            streaming={streaming && index === message.parts.length - 1}
+            documents={documents}
+          />
+        ) : null,
+      )}
+      {streaming && (
+        <span className="typing" aria-label="Writing">
+          …
+        </span>
+      )}
+      {message.status === 'error' && (
+        <p className="message-error" role="alert">
+          {message.error}
+        </p>
+      )}
+      {statusNotes[message.status] && <p className="muted small">{statusNotes[message.status]}</p>}
+      {failed && last && (
+        <button type="button" onClick={() => void retry()}>
+          Retry
+        </button>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,179 @@
+import { create } from 'zustand';
+import type { ChatMessage, ChatSession, SessionSummary } from '../../../../shared/chat-domain';
+import { describeError, kasten } from '../../api';
+
+interface ChatState {
+  sessions: SessionSummary[];
+  query: string;
+  session: ChatSession | null;
+  /** The answer whose references the panel shows; the last one when null. */
+  selectedMessageId: number | null;
+  /** A session just deleted, offered for undo. */
+  deleted: SessionSummary | null;
+  error: string | null;
+  loadSessions(query?: string): Promise<void>;
+  open(id: string): Promise<void>;
+  newChat(): void;
+  send(text: string): Promise<boolean>;
+  stop(): Promise<void>;
+  retry(): Promise<void>;
+  rename(id: string, title: string): Promise<void>;
+  remove(id: string): Promise<void>;
+  undoRemove(): Promise<void>;
+  select(messageId: number | null): void;
+  apply(message: ChatMessage): void;
+}
+
+/** The chat sessions of the open vault and the one shown, mirrored from the main process. */
+export const useChatStore = create<ChatState>((set, get) => ({
+  sessions: [],
+  query: '',
+  session: null,
+  selectedMessageId: null,
+  deleted: null,
+  error: null,
+  async loadSessions(query = get().query) {
+    set({ query });
+    try {
+      const sessions = await kasten.sessions.list(query ? { query } : undefined);
+      if (get().query === query) set({ sessions });
+    } catch (error) {
+      set({ error: describeError(error) });
+    }
+  },
+  async open(id) {
+    try {
+      set({ session: await kasten.sessions.get({ id }), selectedMessageId: null, error: null });
+    } catch (error) {
+      set({ error: describeError(error) });
+    }
+  },
+  newChat() {
+    set({ session: null, selectedMessageId: null, error: null });
+  },
+  async send(text) {
+    const current = get().session;
+    try {
+      const started = await kasten.chat.send({ text, sessionId: current?.id });
+      const base =
+        current?.id === started.session.id ? current : { ...started.session, messages: [], documents: [] };
+      set({
+        session: withMessages(base, [
+          started.userMessage,
+          started.assistantMessage,
+          ...early.take(started.session.id),
+        ]),
+        selectedMessageId: null,
+        error: null,
+      });
+      void get().loadSessions();
+      return true;
+    } catch (error) {
+      set({ error: describeError(error) });
+      return false;
+    }
+  },
+  async stop() {
+    const session = get().session;
+    if (session) await kasten.chat.stop({ sessionId: session.id });
+  },
+  async retry() {
+    const session = get().session;
+    if (!session) return;
+    try {
+      const { assistantMessage } = await kasten.chat.retry({ sessionId: session.id });
+      set({
+        session: withMessages(get().session ?? session, [assistantMessage, ...early.take(session.id)]),
+        error: null,
+      });
+    } catch (error) {
+      set({ error: describeError(error) });
+    }
+  },
+  async rename(id, title) {
+    await kasten.sessions.rename({ id, title });
+    const session = get().session;
+    if (session?.id === id) set({ session: { ...session, title } });
+    await get().loadSessions();
+  },
+  async remove(id) {
+    const summary = get().sessions.find((entry) => entry.id === id) ?? null;
+    await kasten.sessions.delete({ id });
+    if (get().session?.id === id) get().newChat();
+    set({ deleted: summary });
+    await get().loadSessions();
+  },
+  async undoRemove() {
+    const deleted = get().deleted;
+    if (!deleted) return;
+    await kasten.sessions.restore({ id: deleted.id });
+    set({ deleted: null });
+    await get().loadSessions();
+    await get().open(deleted.id);
+  },
+  select(messageId) {
+    set({ selectedMessageId: messageId });
+  },
+  apply(message) {
+    const session = get().session;
+    if (!session || session.id !== message.sessionId) {
+      // An answer can stream before the request that started it has returned: keep it for then.
+      early.keep(message);
+      if (message.status !== 'streaming') void get().loadSessions();
+      return;
+    }
+    set({ session: withMessages(session, [message]) });
+    if (message.status !== 'streaming') void get().loadSessions();
+  },
+}));
+
+/** Messages pushed for a session the store is not showing yet, by session. */
+const early = {
+  messages: new Map<string, Map<number, ChatMessage>>(),
+  keep(message: ChatMessage) {
+    if (this.messages.size > 20) this.messages.clear();
+    const forSession = this.messages.get(message.sessionId) ?? new Map<number, ChatMessage>();
+    forSession.set(message.id, newer(forSession.get(message.id), message));
+    this.messages.set(message.sessionId, forSession);
+  },
+  take(sessionId: string): ChatMessage[] {
+    const kept = [...(this.messages.get(sessionId)?.values() ?? [])];
+    this.messages.delete(sessionId);
+    return kept;
+  },
+};
+
+/** The later of two states of a message: a finished one never goes back to streaming. */
+function newer(known: ChatMessage | undefined, incoming: ChatMessage): ChatMessage {
+  if (!known) return incoming;
+  if (known.status !== 'streaming' && incoming.status === 'streaming') return known;
+  if (known.status === incoming.status && incoming.parts.length < known.parts.length) return known;
+  return incoming;
+}
+
+/** The session with `messages` added or replacing older states of the same ones, in id order. */
+function withMessages(session: ChatSession, messages: ChatMessage[]): ChatSession {
+  const byId = new Map(session.messages.map((message) => [message.id, message]));
+  for (const message of messages) byId.set(message.id, newer(byId.get(message.id), message));
+  return { ...session, messages: [...byId.values()].sort((a, b) => a.id - b.id) };
+}
+
+let subscribed = false;
+/** Follows streamed answers; another vault shows its own sessions. */
+export function startChatSync(): void {
+  if (subscribed) return;
+  subscribed = true;
+  kasten.chat.onMessage((message) => useChatStore.getState().apply(message));
+  let vaultPath: string | null = null;
+  kasten.vault.tree().then(
+    (tree) => (vaultPath ??= tree.vault?.path ?? null),
+    () => {},
+  );
+  kasten.vault.onChanged((change) => {
+    if (change.reason !== 'opened' || change.vault.path === vaultPath) return;
+    vaultPath = change.vault.path;
+    useChatStore.getState().newChat();
+    void useChatStore.getState().loadSessions('');
+  });
+  void useChatStore.getState().loadSessions();
+}

@@ -1,0 +1,123 @@
+import { expect, test } from '@playwright/test';
+import { AppPage } from '../support/app-page';
+import { startKastenServer, type RunningServer } from '../support/kasten-server';
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
+import { tempWorkspace } from '../support/temp-vault';
+
+let workspace: ReturnType<typeof tempWorkspace>;
+let model: ScriptedModelServer;
+let server: RunningServer;
+
+function startHost(): Promise<RunningServer> {
+  return startKastenServer({
+    vault: workspace.vault,
+    dataDir: workspace.dataDir,
+    args: ['--base-url', `${model.url}/v1`, '--model', 'scripted-model'],
+  });
+}
+
+test.beforeEach(async () => {
+  workspace = tempWorkspace('chat');
+  model = await startScriptedModelServer();
+  server = await startHost();
+});
+test.afterEach(async () => {
+  await server.stop({ keepData: true });
+  await model.stop();
+  workspace.remove();
+});
+
+async function ask(app: AppPage, text: string) {
+  const composer = app.page.getByTestId('composer');
+  await composer.fill(text);
+  await composer.press('Enter');
+}
+
+test('an answer shows its direct, searched, read and cited notes; a chip opens the note at the heading', async ({
+  page,
+}) => {
+  model.script([
+    { toolCalls: [{ name: 'search_notes', arguments: { query: 'links' } }] },
+    { toolCalls: [{ name: 'read_note', arguments: { note: 'Zettelkasten method', heading: 'Links' } }] },
+    { text: 'Links between notes matter more than folders [1].', chunkSize: 4, delayMs: 10 },
+  ]);
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await ask(app, 'What does [[Zettelkasten method]] say about links?');
+
+  const answer = app.chat.getByTestId('assistant-message');
+  await expect(answer).toHaveAttribute('data-status', 'complete');
+  await expect(answer).toContainText('Links between notes matter more than folders');
+  await expect(answer.getByTestId('tool-call')).toHaveText([
+    /search_notes.*links/,
+    /read_note.*Zettelkasten method/,
+  ]);
+
+  const zettel = app.references.getByTestId('reference').filter({ hasText: 'Zettelkasten method.md' });
+  await expect(zettel.getByTestId('kind-direct')).toBeVisible();
+  await expect(zettel.getByTestId('kind-search-hit')).toBeVisible();
+  await expect(zettel.getByTestId('kind-read')).toBeVisible();
+  await expect(zettel.getByTestId('kind-cited')).toBeVisible();
+  await expect(app.references.getByTestId('reference').filter({ hasText: 'Atomic notes.md' })).toContainText(
+    'search hit',
+  );
+
+  const chip = answer.getByTestId('citation-chip');
+  await expect(chip).toHaveText('1');
+  await expect(answer).not.toContainText('[1]');
+  await chip.click();
+  await expect(app.viewerTitle()).toHaveText('Zettelkasten method');
+  await expect(app.viewer.getByText('Links between notes matter more than folders')).toBeInViewport();
+  await expect(app.viewer.getByText('A way of keeping notes as small')).not.toBeInViewport();
+
+  await app.viewer.getByRole('button', { name: /close/i }).click();
+  await zettel.getByRole('button').first().click();
+  await expect(app.viewer.getByText('Links between notes matter more than folders')).toBeInViewport();
+});
+
+test('Stop during streaming keeps the partial answer', async ({ page }) => {
+  model.script([{ text: 'A long answer, word after word. '.repeat(300), chunkSize: 4, delayMs: 15 }]);
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await ask(app, 'Tell me everything.');
+  const answer = app.chat.getByTestId('assistant-message');
+  await expect(answer).toContainText('word after word. A long answer');
+  await app.chat.getByRole('button', { name: 'Stop' }).click();
+  await expect(answer).toHaveAttribute('data-status', 'stopped');
+  await expect(answer).toContainText('Stopped. The answer so far is kept.');
+  const kept = (await answer.locator('.answer').innerText()).length;
+  expect(kept).toBeGreaterThan(30);
+  expect(kept).toBeLessThan(9000);
+  await expect(app.chat.getByRole('button', { name: 'Retry' })).toBeVisible();
+});
+
+test('a failed answer says why and Retry answers again; the session survives restarting the host', async ({
+  page,
+}) => {
+  model.script((_request, index) =>
+    index < 3
+      ? { fault: 'status', status: 500, body: { error: { message: 'model crashed' } } }
+      : { text: 'Tomatoes need sun.' },
+  );
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await ask(app, 'What do tomatoes need?');
+  const answers = app.chat.getByTestId('assistant-message');
+  await expect(answers.first()).toHaveAttribute('data-status', 'error');
+  await expect(answers.first()).toContainText('failed with 500');
+  await expect(answers.first()).toContainText('model crashed');
+  await app.chat.getByRole('button', { name: 'Retry' }).click();
+  await expect(answers.nth(1)).toHaveAttribute('data-status', 'complete');
+  await expect(answers.nth(1)).toContainText('Tomatoes need sun.');
+
+  await server.stop({ keepData: true });
+  server = await startHost();
+  await page.goto(server.url);
+  await app.chat.getByRole('button', { name: 'Chats' }).click();
+  await page
+    .getByTestId('session-list')
+    .getByRole('button', { name: /^What do tomatoes need\?/ })
+    .click();
+  await expect(app.chat.getByTestId('user-message')).toHaveText('What do tomatoes need?');
+  await expect(answers.nth(1)).toContainText('Tomatoes need sun.');
+});
