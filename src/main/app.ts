@@ -6,12 +6,16 @@ import { AppError } from './app-error';
 import { AppEvents } from './app-events';
 import { ChatService } from './chat/chat-service';
 import { ChatStore } from './chat/chat-store';
-import { createChatModel } from './llm/ai-sdk-model';
-import { apiKeyFrom, ModelSettingsStore } from './llm/model-settings';
+import { ApiKeys, type SecretBox } from './llm/api-keys';
+import { ModelService } from './llm/model-service';
+import { ModelSettingsStore } from './llm/model-settings';
 import { createParserPool } from './index/parser-pool';
 import { VaultIndex } from './index/vault-index';
 import { openAppDatabase } from './storage/app-database';
 import type { SqliteDatabase } from './storage/database';
+import { BackgroundSummaries } from './summaries/background-summaries';
+import { SummaryQueue } from './summaries/summary-queue';
+import { SummaryStore } from './summaries/summary-store';
 import { RecentVaults } from './vault/recent-vaults';
 import { ensureSampleVault } from './vault/sample-vault';
 import { VaultService, type FolderPicker } from './vault/vault-service';
@@ -33,6 +37,12 @@ export interface AppOptions {
   model?: Partial<ModelSettings>;
   /** Where API keys are read from (environment variables named in the model settings). */
   env?: NodeJS.ProcessEnv;
+  /** The host's encryption for stored API keys (the desktop app's keychain); without one keys come from env. */
+  secretBox?: SecretBox | null;
+  /** Summarize notes in the background when the settings say so (default: yes, except one-shot CLI runs). */
+  backgroundSummaries?: boolean;
+  /** Quiet time after an edit before the edited notes are summarized again (default 15 s). */
+  summarySettleMs?: number;
 }
 
 /** Everything a host needs: the contract's handlers, the push events, and the lifecycle. */
@@ -42,6 +52,8 @@ export interface KastenApp {
   readonly vault: VaultService;
   readonly index: VaultIndex;
   readonly chat: ChatService;
+  readonly models: ModelService;
+  readonly summaries: SummaryQueue;
   start(): Promise<void>;
   dispose(): Promise<void>;
 }
@@ -67,27 +79,42 @@ export function createApp(options: AppOptions): KastenApp {
     watch: options.watch ?? true,
   });
 
-  const modelSettings = new ModelSettingsStore(db, options.model);
+  const models = new ModelService(
+    new ModelSettingsStore(db, options.model),
+    new ApiKeys(db, options.secretBox ?? null, options.env),
+    fetch,
+    () => background.restart(),
+  );
+  const summaries = new SummaryQueue({
+    store: new SummaryStore(db),
+    model: () => models.configuredModel(),
+    modelName: () => models.modelName(),
+    notes: (paths) => index.noteHashes(paths),
+    readNote: (path) => vault.readNote(path),
+    onProgress: (progress) => events.emit('summaries:progress', progress),
+  });
+  const background = new BackgroundSummaries({
+    queue: summaries,
+    events,
+    enabled: () => (options.backgroundSummaries ?? options.host !== 'cli') && models.backgroundSummaries(),
+    settleMs: options.summarySettleMs,
+  });
   const chat = new ChatService({
     store: new ChatStore(db),
     events,
     vault: () => {
       const open = vault.summary();
       if (!open) throw new AppError('no-vault', 'No vault is open.');
-      return { root: open.path, name: open.name, tools: { readNote: (path) => vault.readNote(path), index } };
+      const tools = {
+        readNote: (path: string) => vault.readNote(path),
+        index,
+        summary: (path: string) => summaries.summaryFor(path)?.text ?? '',
+      };
+      return { root: open.path, name: open.name, tools };
     },
-    model: () => {
-      const settings = modelSettings.get();
-      if (!settings.model) {
-        throw new AppError(
-          'invalid-input',
-          'No chat model is chosen yet: pick a provider and a model in Settings.',
-        );
-      }
-      return createChatModel(settings, apiKeyFrom(settings, options.env));
-    },
+    model: () => models.chatModel(),
     // Notes linked in a message may fill 40 % of the context window; the rest is for the conversation.
-    referenceBudget: () => Math.floor((modelSettings.get().contextWindow ?? 8192) * 0.4),
+    referenceBudget: async () => Math.floor((await models.contextWindowWithin(2_000)).tokens * 0.4),
   });
 
   const info: AppInfo = {
@@ -145,8 +172,19 @@ export function createApp(options: AppOptions): KastenApp {
       chat.restore(id);
       return null;
     },
-    'models:settings': async () => modelSettings.get(),
-    'models:configure': async (settings) => modelSettings.set(settings),
+    'models:settings': async () => models.setup(),
+    'models:configure': async (settings) => models.configure(settings),
+    'models:key': async ({ key }) => models.setKey(key),
+    'models:list': async (draft) => models.list(draft),
+    'models:test': async (draft) => models.test(draft),
+    'models:window': async () => models.contextWindow(),
+    'summaries:configure': async (settings) => models.setSummaries(settings),
+    'summaries:run': async (input) => summaries.summarize(input?.paths),
+    'summaries:cancel': async () => {
+      summaries.cancel();
+      return null;
+    },
+    'summaries:status': async () => summaries.progress(),
     'links:resolve': async ({ links, from }) => links.map((link) => index.resolve(link, from ?? '')),
     'notes:titles': async () => index.titles(),
   };
@@ -157,9 +195,12 @@ export function createApp(options: AppOptions): KastenApp {
     vault,
     index,
     chat,
+    models,
+    summaries,
     async start() {
       for (const notice of notices) console.warn(notice);
       chat.start();
+      background.start();
       const initial =
         options.vault ??
         recent.list().find((entry) => existsSync(entry.path))?.path ??
@@ -167,6 +208,7 @@ export function createApp(options: AppOptions): KastenApp {
       await vault.open(initial);
     },
     async dispose() {
+      background.stop();
       chat.stopAll();
       await vault.dispose();
       await index.close();

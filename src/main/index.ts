@@ -1,11 +1,11 @@
-import { app, dialog, ipcMain, session } from 'electron';
+import { app, dialog, ipcMain, safeStorage, session } from 'electron';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { eventChannels } from '../shared/contract';
 import { createApp } from './app';
 import { resolveDataDir } from './data-dir';
 import { createMainWindow, hardenWebContents } from './electron-window';
-import { registerIpcHandlers, trustedPageCheck } from './hosts/electron';
+import { keychainBox, registerIpcHandlers, trustedPageCheck } from './hosts/electron';
 
 const here = import.meta.dirname;
 const { values: flags } = parseArgs({
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     resourcesDir: app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources'),
     vault,
     parserWorker: join(here, 'parse-worker.js'),
+    secretBox: keychainBox(safeStorage),
     pickFolder: async () => {
       const result = await dialog.showOpenDialog(window, {
         title: 'Open a vault',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LinkResolution } from './links/link-resolver';
-import type { ChatMessage, ChatSession, ModelSettings, SessionSummary } from './chat-domain';
+import type { ChatMessage, ChatSession, ContextWindow, SessionSummary } from './chat-domain';
+import type { ConnectionReport, ModelInfo, ModelSetup, SummaryProgress, SummaryReport } from './model-domain';
 import type {
   AppInfo,
   AttachmentFile,
@@ -47,6 +48,19 @@ const vaultRelativePath = z
   .min(1, 'A path is required.')
   .max(4096)
   .refine((path) => !path.includes('\0'), 'A path cannot contain NUL.');
+
+const modelSettings = z
+  .object({
+    provider: z.enum(['openai-compatible', 'anthropic']),
+    baseUrl: z.url({ protocol: /^https?$/ }),
+    model: z.string().trim().max(300),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Not an environment variable name.')
+      .nullable(),
+    contextWindow: z.number().int().min(512).max(10_000_000).nullable(),
+  })
+  .strict();
 
 /** Every request that crosses a process boundary. Channels are named `domain:verb`. */
 export const requests = {
@@ -139,22 +153,31 @@ export const requests = {
   /** Deletes a session; `sessions:restore` undoes it. */
   'sessions:delete': request<null>()(z.object({ id: sessionId }).strict()),
   'sessions:restore': request<null>()(z.object({ id: sessionId }).strict()),
-  /** The chat model settings (never a key). */
-  'models:settings': request<ModelSettings>()(z.undefined()),
-  'models:configure': request<ModelSettings>()(
-    z
-      .object({
-        provider: z.enum(['openai-compatible', 'anthropic']),
-        baseUrl: z.url({ protocol: /^https?$/ }),
-        model: z.string().max(300),
-        apiKeyEnv: z
-          .string()
-          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Not an environment variable name.')
-          .nullable(),
-        contextWindow: z.number().int().min(512).max(10_000_000).nullable(),
-      })
-      .strict(),
+  /** The chat model settings, where the key comes from (never the key), and summary settings. */
+  'models:settings': request<ModelSetup>()(z.undefined()),
+  'models:configure': request<ModelSetup>()(modelSettings),
+  /** Stores the key for the configured server, encrypted (desktop only); null forgets it. */
+  'models:key': request<ModelSetup>()(
+    z.object({ key: z.string().trim().min(1, 'The key is empty.').max(2000).nullable() }).strict(),
   ),
+  /** The models a provider offers: the saved settings', or those of a draft in the settings view. */
+  'models:list': request<ModelInfo[]>()(modelSettings.optional()),
+  /** Lists the provider's models and checks the chosen one is there, with a plain diagnosis. */
+  'models:test': request<ConnectionReport>()(modelSettings.optional()),
+  /** The configured model's context window and where the figure came from. */
+  'models:window': request<ContextWindow>()(z.undefined()),
+  /** Turns background summaries on or off. */
+  'summaries:configure': request<ModelSetup>()(z.object({ background: z.boolean() }).strict()),
+  /** Summarizes the notes at `paths` (every note when omitted) that have no summary for their content. */
+  'summaries:run': request<SummaryReport>()(
+    z
+      .object({ paths: z.array(vaultRelativePath).max(100_000).optional() })
+      .strict()
+      .optional(),
+  ),
+  /** Stops the running summaries; those made so far stay cached. */
+  'summaries:cancel': request<null>()(z.undefined()),
+  'summaries:status': request<SummaryProgress>()(z.undefined()),
 } as const;
 
 /** Every event the main process pushes. */
@@ -167,6 +190,8 @@ export const events = {
   'index:changed': event<IndexChange>(),
   /** A chat message changed: streamed text, a tool call, its end. */
   'chat:message': event<ChatMessage>(),
+  /** Summaries advanced, finished or were cancelled. */
+  'summaries:progress': event<SummaryProgress>(),
 } as const;
 
 export type RequestChannel = keyof typeof requests;

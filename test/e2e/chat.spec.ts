@@ -12,7 +12,7 @@ function startHost(): Promise<RunningServer> {
   return startKastenServer({
     vault: workspace.vault,
     dataDir: workspace.dataDir,
-    args: ['--base-url', `${model.url}/v1`, '--model', 'scripted-model'],
+    args: ['--base-url', `${model.url}/v1`, '--model', 'scripted-model', '--no-summaries'],
   });
 }
 

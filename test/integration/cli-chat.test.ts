@@ -20,12 +20,12 @@ afterEach(async () => {
   workspace.remove();
 });
 
-function askArguments(question: string, ...extra: string[]): string[] {
+/** `kasten <command> <vault> ...` against the scripted model, in the test's data directory. */
+function commandArguments(command: string, ...extra: string[]): string[] {
   return [
     bin,
-    'ask',
+    command,
     workspace.vault,
-    question,
     '--base-url',
     `${server.url}/v1`,
     '--model',
@@ -34,6 +34,10 @@ function askArguments(question: string, ...extra: string[]): string[] {
     workspace.dataDir,
     ...extra,
   ];
+}
+
+function askArguments(question: string, ...extra: string[]): string[] {
+  return commandArguments('ask', question, ...extra);
 }
 
 describe('kasten ask / sessions', () => {
@@ -109,5 +113,29 @@ describe('kasten ask / sessions', () => {
     } finally {
       await app.dispose();
     }
+  });
+});
+
+describe('kasten summarize', () => {
+  function summarize(...extra: string[]) {
+    return promisify(execFile)(process.execPath, commandArguments('summarize', ...extra));
+  }
+
+  it('summarizes every note once; a second run costs no model call', async () => {
+    server.script(() => ({ text: 'A short summary.' }));
+    const first = await summarize();
+    expect(first.stdout).toMatch(/^Summarized 3 notes \(0 cached\) in [\d.]+ s/);
+    expect(server.chatRequests).toHaveLength(3);
+
+    const second = JSON.parse((await summarize('--json')).stdout);
+    expect(second).toMatchObject({ notes: 3, summarized: 0, cached: 3, failed: 0 });
+    expect(server.chatRequests).toHaveLength(3);
+  });
+
+  it('exits 1 and says why when the model fails', async () => {
+    server.script(() => ({ fault: 'status', status: 401 }));
+    const failed = await summarize().catch((error: { code: number; stdout: string }) => error);
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stdout: string }).stdout).toMatch(/3 failed: .*\.md: .*(key|401)/i);
   });
 });

@@ -5,7 +5,8 @@ import type { KastenApp } from '../../src/main/app';
 import { createChatModel } from '../../src/main/llm/ai-sdk-model';
 import type { SqliteDatabase } from '../../src/main/storage/database';
 import { openAppDatabase } from '../../src/main/storage/app-database';
-import { SummaryQueue, type SummaryProgress } from '../../src/main/summaries/summary-queue';
+import type { SummaryProgress } from '../../src/shared/model-domain';
+import { SummaryQueue } from '../../src/main/summaries/summary-queue';
 import { SummaryStore } from '../../src/main/summaries/summary-store';
 import { startIndexedApp } from '../support/indexed-app';
 import {
@@ -75,7 +76,7 @@ describe('note summaries', () => {
     expect(request.tools ?? []).toEqual([]);
     expect(JSON.stringify(request.messages)).toContain('Summarize the note in one or two sentences');
     expect(JSON.stringify(request.messages)).toContain('Tomatoes need sun and water.');
-    expect(progress.at(-1)).toEqual({ state: 'idle', done: 3, total: 3, failed: 0 });
+    expect(progress.at(-1)).toEqual({ state: 'idle', done: 3, total: 3, failed: 0, firstError: null });
 
     // A new queue on the same database file: the cache lives in SQLite, not in memory.
     const queue = summaries();
@@ -160,7 +161,7 @@ describe('note summaries', () => {
 
     const before = server.chatRequests.length;
     server.script((request) => ({ text: `${titleOf(request)} in brief.` }));
-    expect(await queue.summarize()).toMatchObject({ summarized: 1, cached: 2, failed: 0 });
+    expect(await queue.summarize()).toMatchObject({ summarized: 1, cached: 2, failed: 0, firstError: null });
     expect(requestedTitles(before)).toEqual(['Gardening']);
     expect(queue.summaryFor('Gardening.md')).toEqual({ text: 'Gardening in brief.', source: 'llm' });
   });
@@ -175,7 +176,7 @@ describe('note summaries', () => {
     queue.cancel();
 
     expect(await running).toMatchObject({ summarized: 0, failed: 0, cancelled: true });
-    expect(progress.at(-1)).toEqual({ state: 'cancelled', done: 0, total: 3, failed: 0 });
+    expect(progress.at(-1)).toEqual({ state: 'cancelled', done: 0, total: 3, failed: 0, firstError: null });
     expect(server.chatRequests).toHaveLength(2);
   });
 });

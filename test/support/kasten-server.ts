@@ -18,7 +18,7 @@ const repoRoot = join(import.meta.dirname, '..', '..');
 
 /** Starts the built `kasten serve` as a user would, and waits for the address it prints. */
 export async function startKastenServer(
-  options: { vault?: string; dataDir?: string; args?: string[] } = {},
+  options: { vault?: string; dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {},
 ): Promise<RunningServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kasten-e2e-'));
   const args = ['bin/kasten.js', 'serve', '--port', '0', '--data-dir', dataDir];
@@ -26,6 +26,7 @@ export async function startKastenServer(
   args.push(...(options.args ?? []));
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: repoRoot,
+    env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

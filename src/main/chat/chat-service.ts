@@ -23,7 +23,7 @@ export interface ChatServiceOptions {
   /** The configured model; throws a user-facing AppError when none is set up. */
   model: () => ChatModel;
   /** Tokens the notes linked in one message may take in the request. */
-  referenceBudget: () => number;
+  referenceBudget: () => number | Promise<number>;
   stepLimit?: number;
   /** Streamed text is written to the database at least this often. */
   saveEveryMs?: number;
@@ -84,7 +84,7 @@ export class ChatService {
       : store.createSession(vault.root, titleFrom(text));
     this.assertIdle(session.id);
     const numbers = (path: string, title: string) => store.documentNumber(session.id, path, title);
-    const direct = await directReferences(text, vault.tools, numbers, this.options.referenceBudget());
+    const direct = await directReferences(text, vault.tools, numbers, await this.options.referenceBudget());
     const parts: MessagePart[] = [{ type: 'text', step: 0, text }];
     if (direct.context) parts.push({ type: 'context', step: 0, text: direct.context });
     const userMessage = store.addMessage(session.id, {
@@ -195,7 +195,7 @@ export class ChatService {
           subpath: read?.subpath ?? null,
           mode: null,
           tokens: null,
-          summary: vault.tools.index.note(document.path)?.lead ?? '',
+          summary: vault.tools.summary(document.path),
         });
       }
       store.updateMessage(assistant.id, {

@@ -99,7 +99,7 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
             subpath: note.subpath,
             mode: null,
             tokens: null,
-            summary: options.vault.index.note(note.path)?.lead ?? '',
+            summary: options.vault.summary(note.path),
           });
         }
         if (outcome.ok && searchTools.has(call.name)) searched = true;

@@ -47,6 +47,7 @@ export async function directReferences(
       continue;
     }
     const document = numbers(info.path, info.title);
+    const summary = vault.summary(info.path);
     const content = await vault
       .readNote(info.path)
       .then((note) => note.content)
@@ -61,7 +62,7 @@ export async function directReferences(
           document,
           title: info.title,
           path: info.path,
-          summary: info.lead,
+          summary,
           note: 'Only the summary fits here: call read_note to read this note.',
         });
     const tokens = inline ? wholeTokens : countTokens(block);
@@ -76,7 +77,7 @@ export async function directReferences(
       subpath: link.subpath,
       mode: inline ? 'inline' : 'summary',
       tokens,
-      summary: info.lead,
+      summary,
     });
   }
   return {

@@ -6,6 +6,8 @@ import type { VaultService } from '../vault/vault-service';
 export interface ToolVault {
   readNote: VaultService['readNote'];
   index: Pick<VaultIndex, 'resolve' | 'search' | 'backlinks' | 'outgoing' | 'note' | 'sharingTags'>;
+  /** The note's best summary: the model's, when cached for its content, else its trimmed lead; '' if unknown. */
+  summary: (path: string) => string;
 }
 
 /**

@@ -179,7 +179,7 @@ const tools: {
         title: info!.title,
         path: info!.path,
         reasons: why,
-        content: info!.lead,
+        summary: vault.summary(info!.path),
       }));
     return {
       ok: true,

@@ -4,6 +4,8 @@ import {
   type ModelSettings,
   type ReferenceKind,
 } from '../../shared/chat-domain';
+import type { KastenApp } from '../app';
+import { describeSummaryReport } from '../summaries/summary-queue';
 import { openCliApp } from './cli-app';
 
 export interface ChatCommandEnvironment {
@@ -19,7 +21,7 @@ export interface ChatCommandEnvironment {
 }
 
 export interface ChatCommandArguments {
-  command: 'ask' | 'sessions';
+  command: 'ask' | 'sessions' | 'summarize';
   vault: string;
   question?: string;
   sessionId?: string;
@@ -29,9 +31,10 @@ export interface ChatCommandArguments {
 
 export const chatCommandUsage = `  kasten ask <vault> "question" [--session ID] [--json]     ask the vault; the answer streams, then its references
        [--provider openai-compatible|anthropic] [--base-url URL] [--model NAME] [--api-key-env NAME]
-  kasten sessions <vault> [--json]                          the vault's chat sessions`;
+  kasten sessions <vault> [--json]                          the vault's chat sessions
+  kasten summarize <vault> [--json] [model flags]           summarize notes that have no summary for their content`;
 
-/** `kasten ask` and `kasten sessions`: the chat service run from a terminal. */
+/** `kasten ask`, `kasten sessions` and `kasten summarize`: the chat services run from a terminal. */
 export async function runChatCommand(
   args: ChatCommandArguments,
   env: ChatCommandEnvironment,
@@ -49,6 +52,7 @@ export async function runChatCommand(
       );
       return 0;
     }
+    if (args.command === 'summarize') return await summarize(app, args, env);
     let printed = 0;
     let assistantId = -1;
     const unsubscribe = app.events.subscribe((channel, payload) => {
@@ -85,6 +89,25 @@ export async function runChatCommand(
   } finally {
     await app.dispose();
   }
+}
+
+/** Summarizes what is not cached yet, with progress on stderr; Ctrl+C keeps what is done. */
+async function summarize(app: KastenApp, args: ChatCommandArguments, env: ChatCommandEnvironment) {
+  let shown = 0;
+  const unsubscribe = app.events.subscribe((channel, payload) => {
+    if (channel !== 'summaries:progress' || args.json) return;
+    const { done, total } = payload as { done: number; total: number };
+    // About twenty lines for a large vault, one per note for a small one.
+    if (total > 0 && done < total && done - shown >= Math.max(1, total / 20)) {
+      shown = done;
+      env.stderr(`Summarizing: ${done} of ${total}`);
+    }
+  });
+  void env.untilStopped().then(() => app.summaries.cancel());
+  const report = await app.summaries.summarize();
+  unsubscribe();
+  env.stdout(args.json ? JSON.stringify(report, null, 2) : describeSummaryReport(report));
+  return report.failed > 0 || report.cancelled ? 1 : 0;
 }
 
 function answerReport(sessionId: string, answer: ChatMessage, direct: ChatMessage['references']) {

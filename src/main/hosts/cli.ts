@@ -27,6 +27,7 @@ const usage = `Kasten ${version} — chat with your Markdown vault.
 Usage:
   kasten serve [--vault PATH] [--port N] [--data-dir DIR]   run the browser host on 127.0.0.1
        [--provider P] [--base-url URL] [--model NAME] [--api-key-env NAME]   (model for this run)
+       [--no-summaries]                                     no model summaries in the background
   kasten info [--data-dir DIR] [--json]                     version, platform and data directory
 ${vaultCommandUsage}
 ${chatCommandUsage}
@@ -67,6 +68,7 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
         'base-url': { type: 'string' },
         model: { type: 'string' },
         'api-key-env': { type: 'string' },
+        'no-summaries': { type: 'boolean' },
         'data-dir': { type: 'string' },
       },
     });
@@ -81,7 +83,8 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
   }
   const dataDir = resolveDataDir(values['data-dir']);
   if (isVaultCommand(command)) return vaultCommand(command, rest, values, dataDir, env);
-  if (command === 'ask' || command === 'sessions') return chatCommand(command, rest, values, dataDir, env);
+  if (command === 'ask' || command === 'sessions' || command === 'summarize')
+    return chatCommand(command, rest, values, dataDir, env);
   if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}".`);
 
   if (command === 'info') {
@@ -142,7 +145,7 @@ function modelFlags(values: Record<string, string | boolean | undefined>): Parti
 }
 
 function chatCommand(
-  command: 'ask' | 'sessions',
+  command: 'ask' | 'sessions' | 'summarize',
   rest: string[],
   values: Record<string, string | boolean | undefined>,
   dataDir: string,
@@ -171,7 +174,7 @@ function chatCommand(
 }
 
 async function serve(
-  values: { vault?: string; port?: string },
+  values: { vault?: string; port?: string; 'no-summaries'?: boolean },
   model: Partial<ModelSettings>,
   dataDir: string,
   env: CliEnvironment,
@@ -191,6 +194,7 @@ async function serve(
     vault,
     parserWorker: env.parserWorker,
     model,
+    backgroundSummaries: values['no-summaries'] ? false : undefined,
   });
   try {
     await app.start();

@@ -1,5 +1,6 @@
 import { requestChannels, type RequestChannel } from '../../shared/contract';
 import type { KastenApp } from '../app';
+import type { SecretBox } from '../llm/api-keys';
 import { dispatch } from './dispatch';
 
 /** The slice of Electron's `ipcMain` the adapter uses (so tests can hand in a fake). */
@@ -51,5 +52,24 @@ export function trustedPageCheck(pageUrl: string): (url: string) => boolean {
     }
     if (page.protocol === 'file:') return sender.protocol === 'file:' && sender.pathname === page.pathname;
     return sender.origin === page.origin;
+  };
+}
+
+/** The slice of Electron's `safeStorage` used for API keys. */
+export interface SafeStorageLike {
+  isEncryptionAvailable(): boolean;
+  encryptString(plain: string): Buffer;
+  decryptString(sealed: Buffer): string;
+  /** Linux only: `basic_text` means no keychain, and a hard-coded password would "protect" the key. */
+  getSelectedStorageBackend?(): string;
+}
+
+/** API key encryption backed by the OS keychain, or null when the system has none worth the name. */
+export function keychainBox(safeStorage: SafeStorageLike, platform = process.platform): SecretBox | null {
+  if (!safeStorage.isEncryptionAvailable()) return null;
+  if (platform === 'linux' && safeStorage.getSelectedStorageBackend?.() === 'basic_text') return null;
+  return {
+    encrypt: (plain) => safeStorage.encryptString(plain),
+    decrypt: (sealed) => safeStorage.decryptString(sealed),
   };
 }

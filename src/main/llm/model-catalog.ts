@@ -9,19 +9,10 @@ import {
   tokenCount,
   trimmedBaseUrl,
   type FetchFunction,
-  type ModelInfo,
 } from './model-list';
+import type { ConnectionReport, ModelInfo } from '../../shared/model-domain';
 
-export { listModels, type ModelInfo } from './model-list';
-
-/** What "test connection" found, in a sentence that names the URL and says what to do. */
-export interface ConnectionReport {
-  ok: boolean;
-  problem: 'unreachable' | 'auth' | 'unknown-model' | 'no-model' | 'server' | null;
-  message: string;
-  /** What the provider offers; empty when it could not be listed. */
-  models: ModelInfo[];
-}
+export { listModels } from './model-list';
 
 /** The figure used when nothing better is known: small enough for any model worth chatting with. */
 export const fallbackContextWindow = 8_192;
@@ -132,11 +123,17 @@ async function resolveWithReach(
   const metadata = await providerContextWindow(settings, apiKey, fetchImpl);
   if (metadata.tokens !== null)
     return { window: { tokens: metadata.tokens, source: 'provider' }, reached: true };
+  return { window: offlineContextWindow(settings), reached: metadata.reached };
+}
+
+/** The context window known without asking the provider: the override, the known-families table, 8,192. */
+export function offlineContextWindow(settings: ModelSettings): ContextWindow {
+  const user = userContextWindow(settings);
+  if (user) return user;
   const known = knownContextWindow(settings.model);
-  const window: ContextWindow = known
+  return known
     ? { tokens: known, source: 'known-model' }
     : { tokens: fallbackContextWindow, source: 'fallback' };
-  return { window, reached: metadata.reached };
 }
 
 function userContextWindow(settings: ModelSettings): ContextWindow | null {

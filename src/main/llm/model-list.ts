@@ -1,11 +1,6 @@
 import type { ModelSettings } from '../../shared/chat-domain';
+import type { ModelInfo } from '../../shared/model-domain';
 import { ModelError } from './llm-types';
-
-/** A model a provider offers, with its context window when the listing gives one. */
-export interface ModelInfo {
-  id: string;
-  contextLength: number | null;
-}
 
 /** How long one catalog request may take before the server counts as unreachable. */
 export const catalogTimeoutMs = 5_000;

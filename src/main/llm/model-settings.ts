@@ -1,5 +1,7 @@
 import type { ModelSettings } from '../../shared/chat-domain';
+import type { SummarySettings } from '../../shared/model-domain';
 import type { SqliteDatabase } from '../storage/database';
+import { SettingsTable } from '../storage/settings-table';
 
 /** Ollama on this machine, the default provider. */
 export const defaultModelSettings: ModelSettings = {
@@ -12,32 +14,52 @@ export const defaultModelSettings: ModelSettings = {
 
 /** The chat model settings, kept in the app database (no key: keys never leave the main process's memory). */
 export class ModelSettingsStore {
+  private readonly table: SettingsTable;
+
   constructor(
-    private readonly db: SqliteDatabase,
-    /** Settings given at start-up (CLI flags) that win over the stored ones for this run. */
-    private readonly overrides: Partial<ModelSettings> = {},
-  ) {}
+    db: SqliteDatabase,
+    /** Settings given at start-up (CLI flags): they win over the stored ones until the user saves new ones. */
+    private overrides: Partial<ModelSettings> = {},
+  ) {
+    this.table = new SettingsTable(db);
+  }
 
   get(): ModelSettings {
-    const row = this.db
-      .prepare<[], { value: string }>("SELECT value FROM settings WHERE key = 'model'")
-      .get();
-    const stored = row ? (JSON.parse(row.value) as Partial<ModelSettings>) : {};
-    return { ...defaultModelSettings, ...stored, ...this.overrides };
+    return { ...defaultModelSettings, ...this.read<Partial<ModelSettings>>('model'), ...this.overrides };
   }
 
   set(settings: ModelSettings): ModelSettings {
-    this.db
-      .prepare(
-        "INSERT INTO settings (key, value) VALUES ('model', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-      )
-      .run(JSON.stringify(settings));
+    this.write('model', settings);
+    this.overrides = {};
     return this.get();
+  }
+
+  /** Background summaries are on by default for a server on this machine, off for one that may charge. */
+  summaries(): SummarySettings {
+    const stored = this.read<Partial<SummarySettings>>('summaries');
+    return { background: stored?.background ?? isLocalServer(this.get().baseUrl) };
+  }
+
+  setSummaries(settings: SummarySettings): SummarySettings {
+    this.write('summaries', settings);
+    return this.summaries();
+  }
+
+  private read<T>(key: string): T | undefined {
+    const value = this.table.get(key);
+    return value === null ? undefined : (JSON.parse(value) as T);
+  }
+
+  private write(key: string, value: unknown): void {
+    this.table.put(key, JSON.stringify(value));
   }
 }
 
-/** The API key for `settings`, read from the environment variable they name. */
-export function apiKeyFrom(settings: ModelSettings, env: NodeJS.ProcessEnv = process.env): string | null {
-  if (settings.apiKeyEnv) return env[settings.apiKeyEnv] ?? null;
-  return null;
+function isLocalServer(baseUrl: string): boolean {
+  try {
+    const host = new URL(baseUrl).hostname;
+    return host === 'localhost' || host === '[::1]' || /^127\./.test(host);
+  } catch {
+    return false;
+  }
 }

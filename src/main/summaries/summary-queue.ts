@@ -1,32 +1,9 @@
 import { AppError } from '../app-error';
 import type { NoteHash } from '../index/note-catalog';
 import type { ChatModel } from '../llm/llm-types';
+import type { SummaryProgress, SummaryReport } from '../../shared/model-domain';
 import { summaryMessages, summaryPromptVersion, summarySystemPrompt, tidySummary } from './summary-prompt';
 import type { SummaryStore } from './summary-store';
-
-/** Where a summary run stands; `total` counts the notes that need a model call, not the cached ones. */
-export interface SummaryProgress {
-  state: 'idle' | 'running' | 'cancelled';
-  done: number;
-  total: number;
-  failed: number;
-}
-
-/** The outcome of one `summarize` run. */
-export interface SummaryReport {
-  model: string;
-  /** Notes asked for that the index knows. */
-  notes: number;
-  /** Notes given a new summary by the model in this run. */
-  summarized: number;
-  /** Notes that already had a summary for their content, model and prompt version. */
-  cached: number;
-  failed: number;
-  /** The first failure, prefixed with its note's path; the rest are usually the same. */
-  firstError: string | null;
-  cancelled: boolean;
-  ms: number;
-}
 
 export interface NoteSummary {
   text: string;
@@ -37,6 +14,8 @@ export interface SummaryQueueOptions {
   store: SummaryStore;
   /** The configured model, or null when none is. */
   model: () => ChatModel | null;
+  /** The configured model's name without building a client (summaries are looked up per reference). */
+  modelName?: () => string | null;
   /** The notes at `paths` (every note when omitted) as last indexed. */
   notes: (paths?: readonly string[]) => NoteHash[];
   readNote: (path: string) => Promise<{ content: string }>;
@@ -61,7 +40,7 @@ const extractChars = 200;
 export class SummaryQueue {
   private controller = new AbortController();
   private queue: Promise<unknown> = Promise.resolve();
-  private current: SummaryProgress = { state: 'idle', done: 0, total: 0, failed: 0 };
+  private current: SummaryProgress = { state: 'idle', done: 0, total: 0, failed: 0, firstError: null };
 
   constructor(private readonly options: SummaryQueueOptions) {}
 
@@ -100,8 +79,8 @@ export class SummaryQueue {
   summaryFor(path: string): NoteSummary | null {
     const note = this.options.notes([path]).find((candidate) => candidate.path === path);
     if (!note) return null;
-    const model = this.options.model();
-    const cached = model ? this.options.store.get(note.hash, model.name, summaryPromptVersion) : null;
+    const name = this.options.modelName ? this.options.modelName() : (this.options.model()?.name ?? null);
+    const cached = name ? this.options.store.get(note.hash, name, summaryPromptVersion) : null;
     return cached
       ? { text: cached, source: 'llm' }
       : { text: extractiveSummary(note.lead), source: 'extract' };
@@ -127,8 +106,13 @@ export class SummaryQueue {
       else tasks.set(note.hash, { hash: note.hash, notes: [note] });
     }
 
-    const progress: SummaryProgress = { state: 'running', done: 0, total: notes.length - cached, failed: 0 };
-    let firstError: string | null = null;
+    const progress: SummaryProgress = {
+      state: 'running',
+      done: 0,
+      total: notes.length - cached,
+      failed: 0,
+      firstError: null,
+    };
     this.report(progress);
     const pending = [...tasks.values()];
     const worker = async () => {
@@ -139,7 +123,7 @@ export class SummaryQueue {
           // A call cut short by cancelling is not a failure; the note is simply still to do.
           if (signal.aborted) return;
           progress.failed += task.notes.length;
-          firstError ??= `${task.notes[0]?.path}: ${error instanceof Error ? error.message : String(error)}`;
+          progress.firstError ??= `${task.notes[0]?.path}: ${error instanceof Error ? error.message : String(error)}`;
         }
         progress.done += task.notes.length;
         this.report(progress);
@@ -156,7 +140,7 @@ export class SummaryQueue {
       summarized: progress.done - progress.failed,
       cached,
       failed: progress.failed,
-      firstError,
+      firstError: progress.firstError,
       cancelled,
       ms: Math.round(performance.now() - started),
     };

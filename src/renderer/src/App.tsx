@@ -7,6 +7,8 @@ import { startNoteSync, useNoteStore } from './features/notes/note-store';
 import { NoteViewer } from './features/notes/NoteViewer';
 import { ReferencePanel } from './features/references/ReferencePanel';
 import { SearchBox, SearchResults } from './features/search/SearchPanel';
+import { startSettingsSync, useSettingsStore } from './features/settings/settings-store';
+import { SettingsView } from './features/settings/SettingsView';
 import { searchActive, useSearchStore } from './features/search/search-store';
 import { startIndexSync } from './features/status/index-store';
 import { StatusBar } from './features/status/StatusBar';
@@ -48,12 +50,14 @@ function Sidebar() {
 export function App() {
   const noteOpen = useNoteStore((state) => state.path !== null);
   const healthShown = useHealthStore((state) => state.shown);
+  const settingsShown = useSettingsStore((state) => state.shown);
 
   useEffect(() => {
     startVaultSync();
     startNoteSync();
     startIndexSync();
     startChatSync();
+    startSettingsSync();
   }, []);
 
   return (
@@ -65,6 +69,7 @@ export function App() {
       </main>
       <ReferencePanel />
       <StatusBar />
+      {settingsShown && <SettingsView />}
     </div>
   );
 }

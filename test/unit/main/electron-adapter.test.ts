@@ -1,5 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { registerIpcHandlers, trustedPageCheck, type IpcMainLike } from '../../../src/main/hosts/electron';
+import {
+  keychainBox,
+  registerIpcHandlers,
+  trustedPageCheck,
+  type IpcMainLike,
+} from '../../../src/main/hosts/electron';
 import type { Handlers } from '../../../src/shared/contract';
 
 const page = 'file:///opt/Kasten/resources/app/out/renderer/index.html';
@@ -67,5 +72,27 @@ describe('Electron IPC adapter', () => {
     const { listeners, unregister } = setup();
     unregister();
     expect(listeners.size).toBe(0);
+  });
+});
+
+describe('API key encryption on the desktop', () => {
+  const safeStorage = (available: boolean, backend = 'gnome_libsecret') => ({
+    isEncryptionAvailable: () => available,
+    encryptString: (plain: string) => Buffer.from([...plain].reverse().join('')),
+    decryptString: (sealed: Buffer) => [...sealed.toString()].reverse().join(''),
+    getSelectedStorageBackend: () => backend,
+  });
+
+  it('seals keys with the system keychain', () => {
+    const box = keychainBox(safeStorage(true), 'linux')!;
+    const sealed = box.encrypt('sk-secret');
+    expect(sealed.toString()).not.toContain('sk-secret');
+    expect(box.decrypt(sealed)).toBe('sk-secret');
+  });
+
+  it('offers no storage without a keychain, rather than a key "protected" by a fixed password', () => {
+    expect(keychainBox(safeStorage(false), 'darwin')).toBeNull();
+    expect(keychainBox(safeStorage(true, 'basic_text'), 'linux')).toBeNull();
+    expect(keychainBox(safeStorage(true, 'basic_text'), 'win32')).not.toBeNull();
   });
 });

@@ -35,6 +35,7 @@ describe('preload', () => {
       'notes',
       'search',
       'sessions',
+      'summaries',
       'vault',
     ]);
     expect(typeof kasten.chat.send).toBe('function');

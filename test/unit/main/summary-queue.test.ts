@@ -10,9 +10,9 @@ import {
   SummaryQueue,
   describeSummaryReport,
   extractiveSummary,
-  type SummaryProgress,
   type SummaryQueueOptions,
 } from '../../../src/main/summaries/summary-queue';
+import type { SummaryProgress } from '../../../src/shared/model-domain';
 import { SummaryStore } from '../../../src/main/summaries/summary-store';
 
 /** Answers from `reply`; counts calls and how many run at once. */
@@ -95,8 +95,8 @@ describe('SummaryQueue', () => {
     expect(model.calls).toHaveLength(5);
     expect(model.maxActive).toBe(2);
     expect(report).toMatchObject({ notes: 5, summarized: 5, cached: 0, failed: 0, cancelled: false });
-    expect(progress[0]).toEqual({ state: 'running', done: 0, total: 5, failed: 0 });
-    expect(progress.at(-1)).toEqual({ state: 'idle', done: 5, total: 5, failed: 0 });
+    expect(progress[0]).toEqual({ state: 'running', done: 0, total: 5, failed: 0, firstError: null });
+    expect(progress.at(-1)).toEqual({ state: 'idle', done: 5, total: 5, failed: 0, firstError: null });
     expect(progress.map((update) => update.done)).toEqual([0, 1, 2, 3, 4, 5, 5]);
   });
 
@@ -160,14 +160,25 @@ describe('SummaryQueue', () => {
     const summaries = queue(model);
     const report = await summaries.summarize();
     expect(report).toMatchObject({ summarized: 3, failed: 2, firstError: 'Two.md: The provider is down.' });
-    expect(progress.at(-1)).toEqual({ state: 'idle', done: 5, total: 5, failed: 2 });
+    expect(progress.at(-1)).toEqual({
+      state: 'idle',
+      done: 5,
+      total: 5,
+      failed: 2,
+      firstError: 'Two.md: The provider is down.',
+    });
     expect(describeSummaryReport(report)).toMatch(
       /^Summarized 5 notes \(0 cached, 2 failed: Two\.md: The provider is down\.\) in \d+\.\d s$/,
     );
     expect(summaries.summaryFor('Two.md')?.source).toBe('extract');
 
     broken = false;
-    expect(await summaries.summarize()).toMatchObject({ summarized: 2, cached: 3, failed: 0 });
+    expect(await summaries.summarize()).toMatchObject({
+      summarized: 2,
+      cached: 3,
+      failed: 0,
+      firstError: null,
+    });
     expect(model.calls.slice(5).sort()).toEqual(['Four', 'Two']);
   });
 

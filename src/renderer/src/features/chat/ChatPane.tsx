@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useSettingsStore } from '../settings/settings-store';
 import { useVaultStore } from '../vault/vault-store';
 import { useChatStore } from './chat-store';
 import { Composer } from './Composer';
@@ -73,6 +74,18 @@ export function ChatPane() {
       {error && (
         <p className="message-error pad" role="alert">
           {error}
+          {/Settings/.test(error) && (
+            <>
+              {' '}
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => useSettingsStore.getState().show(true)}
+              >
+                Open Settings
+              </button>
+            </>
+          )}
         </p>
       )}
       <Composer streaming={streaming} />

@@ -1,7 +1,8 @@
 import { useVaultStore } from '../vault/vault-store';
 import { IndexStatus } from './IndexStatus';
+import { ModelStatus } from './ModelStatus';
 
-/** Bottom bar: the open vault, its size, indexing progress and vault health. */
+/** Bottom bar: the open vault, its size, indexing progress, vault health, summaries and the chat model. */
 export function StatusBar() {
   const vault = useVaultStore((state) => state.vault);
   return (
@@ -21,6 +22,7 @@ export function StatusBar() {
           )}
           <span className="status-spacer" />
           <IndexStatus />
+          <ModelStatus />
         </>
       ) : (
         <span className="muted">No vault open</span>

@@ -1,0 +1,110 @@
+import type { ContextWindow, ModelSettings } from '../../shared/chat-domain';
+import type { ConnectionReport, ModelInfo, ModelSetup, SummarySettings } from '../../shared/model-domain';
+import { AppError } from '../app-error';
+import type { ApiKeys } from './api-keys';
+import { createChatModel } from './ai-sdk-model';
+import type { ChatModel } from './llm-types';
+import { ContextWindowResolver, listModels, offlineContextWindow, testConnection } from './model-catalog';
+import type { FetchFunction } from './model-list';
+import type { ModelSettingsStore } from './model-settings';
+
+/**
+ * The chat model as the rest of the app sees it: settings, keys, the provider's catalogue and the
+ * resolved context window. Keys go from here to the provider and nowhere else.
+ */
+export class ModelService {
+  private readonly windows: ContextWindowResolver;
+
+  constructor(
+    private readonly settings: ModelSettingsStore,
+    private readonly keys: ApiKeys,
+    private readonly fetchImpl: FetchFunction = fetch,
+    private readonly onChange: () => void = () => {},
+  ) {
+    this.windows = new ContextWindowResolver(fetchImpl);
+  }
+
+  setup(): ModelSetup {
+    const settings = this.settings.get();
+    return { settings, key: this.keys.status(settings), summaries: this.settings.summaries() };
+  }
+
+  configure(settings: ModelSettings): ModelSetup {
+    this.settings.set(settings);
+    this.onChange();
+    return this.setup();
+  }
+
+  /** Stores the key for the configured server (desktop only); null forgets it. */
+  setKey(key: string | null): ModelSetup {
+    this.keys.set(this.settings.get(), key);
+    this.windows.forget();
+    this.onChange();
+    return this.setup();
+  }
+
+  setSummaries(summaries: SummarySettings): ModelSetup {
+    this.settings.setSummaries(summaries);
+    this.onChange();
+    return this.setup();
+  }
+
+  /** The models `draft` (the saved settings when omitted) offers. */
+  list(draft?: ModelSettings): Promise<ModelInfo[]> {
+    const settings = draft ?? this.settings.get();
+    return listModels(settings, this.keys.key(settings), this.fetchImpl);
+  }
+
+  test(draft?: ModelSettings): Promise<ConnectionReport> {
+    const settings = draft ?? this.settings.get();
+    this.windows.forget();
+    return testConnection(settings, this.keys.key(settings), this.fetchImpl);
+  }
+
+  /** The configured model's context window and where the figure came from. */
+  contextWindow(): Promise<ContextWindow> {
+    const settings = this.settings.get();
+    return this.windows.resolve(settings, this.keys.key(settings));
+  }
+
+  /** As `contextWindow`, but waits for the provider at most `ms`, then answers from what is known offline. */
+  async contextWindowWithin(ms: number): Promise<ContextWindow> {
+    let timer: NodeJS.Timeout | undefined;
+    const offline = new Promise<ContextWindow>((resolve) => {
+      timer = setTimeout(() => resolve(offlineContextWindow(this.settings.get())), ms);
+    });
+    try {
+      return await Promise.race([this.contextWindow(), offline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The model to chat with; a user-facing error when none is chosen. */
+  chatModel(): ChatModel {
+    const model = this.configuredModel();
+    if (!model) {
+      throw new AppError(
+        'invalid-input',
+        'No chat model is chosen yet: pick a provider and a model in Settings.',
+      );
+    }
+    return model;
+  }
+
+  /** The model to summarize notes with, or null when none is chosen. */
+  configuredModel(): ChatModel | null {
+    const settings = this.settings.get();
+    return settings.model.trim() === '' ? null : createChatModel(settings, this.keys.key(settings));
+  }
+
+  /** The configured model's name, or null when none is chosen. */
+  modelName(): string | null {
+    const { model } = this.settings.get();
+    return model.trim() === '' ? null : model;
+  }
+
+  backgroundSummaries(): boolean {
+    return this.settings.summaries().background && this.settings.get().model.trim() !== '';
+  }
+}

@@ -1,0 +1,292 @@
+import { useEffect, useState } from 'react';
+import type { ModelSettings, ProviderKind } from '../../../../shared/chat-domain';
+import { useSettingsStore, windowSources } from './settings-store';
+import { SummarySettings } from './SummarySettings';
+
+interface Preset {
+  name: string;
+  provider: ProviderKind;
+  baseUrl: string;
+  apiKeyEnv: string | null;
+}
+
+const presets: Preset[] = [
+  { name: 'Ollama', provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', apiKeyEnv: null },
+  { name: 'LM Studio', provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:1234/v1', apiKeyEnv: null },
+  {
+    name: 'llama.cpp server',
+    provider: 'openai-compatible',
+    baseUrl: 'http://127.0.0.1:8080/v1',
+    apiKeyEnv: null,
+  },
+  { name: 'vLLM', provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:8000/v1', apiKeyEnv: null },
+  {
+    name: 'OpenAI',
+    provider: 'openai-compatible',
+    baseUrl: 'https://api.openai.com/v1',
+    apiKeyEnv: 'OPENAI_API_KEY',
+  },
+  {
+    name: 'OpenRouter',
+    provider: 'openai-compatible',
+    baseUrl: 'https://openrouter.ai/api/v1',
+    apiKeyEnv: 'OPENROUTER_API_KEY',
+  },
+  {
+    name: 'Anthropic',
+    provider: 'anthropic',
+    baseUrl: 'https://api.anthropic.com/v1',
+    apiKeyEnv: 'ANTHROPIC_API_KEY',
+  },
+];
+
+function presetOf(draft: ModelSettings): string {
+  return (
+    presets.find((preset) => preset.provider === draft.provider && preset.baseUrl === draft.baseUrl)?.name ??
+    'custom'
+  );
+}
+
+/** The settings dialog: Escape or a click outside closes it. */
+export function SettingsView() {
+  const setup = useSettingsStore((state) => state.setup);
+  const error = useSettingsStore((state) => state.error);
+  const show = useSettingsStore((state) => state.show);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && show(false);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [show]);
+
+  return (
+    <div
+      className="modal-backdrop"
+      onMouseDown={(event) => event.target === event.currentTarget && show(false)}
+    >
+      <div
+        className="modal settings"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Settings"
+        data-testid="settings"
+      >
+        <header className="modal-header">
+          <h2>Settings</h2>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Close settings"
+            onClick={() => show(false)}
+          >
+            ✕
+          </button>
+        </header>
+        {setup ? <ModelForm saved={setup.settings} /> : <p className="muted">{error ?? 'Loading…'}</p>}
+        {setup && <SummarySettings />}
+      </div>
+    </div>
+  );
+}
+
+/** Provider, server, key, model and context window; "Test connection" says what is wrong in plain words. */
+function ModelForm({ saved: savedSettings }: { saved: ModelSettings }) {
+  const { setup, window, report, testing, models, modelsError, error } = useSettingsStore();
+  const { save, setKey, test, listModels } = useSettingsStore.getState();
+  const [draft, setDraft] = useState<ModelSettings>(savedSettings);
+  const [key, setKeyText] = useState('');
+  const [saved, setSaved] = useState(false);
+
+  const server = `${draft.provider} ${draft.baseUrl} ${draft.apiKeyEnv} ${setup?.key.source}`;
+  useEffect(() => {
+    const timer = setTimeout(() => void listModels(draft), 400);
+    return () => clearTimeout(timer);
+    // Listing again only when the server or its key changes, not on every keystroke elsewhere.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [server]);
+
+  if (!setup) return null;
+  const change = (patch: Partial<ModelSettings>) => {
+    setDraft({ ...draft, ...patch });
+    setSaved(false);
+  };
+  const dirty = JSON.stringify(draft) !== JSON.stringify(setup.settings);
+  const offered = models ?? [];
+  const listed = offered.some((model) => model.id === draft.model);
+  const keySource = setup.key.source;
+
+  return (
+    <>
+      <section className="settings-section" aria-label="Chat model">
+        <h3>Chat model</h3>
+        <label className="field">
+          <span>Server</span>
+          <select
+            value={presetOf(draft)}
+            onChange={(event) => {
+              const preset = presets.find((candidate) => candidate.name === event.target.value);
+              if (preset) {
+                change({ provider: preset.provider, baseUrl: preset.baseUrl, apiKeyEnv: preset.apiKeyEnv });
+              }
+            }}
+          >
+            {presets.map((preset) => (
+              <option key={preset.name}>{preset.name}</option>
+            ))}
+            <option value="custom">Other server…</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>Provider</span>
+          <select
+            value={draft.provider}
+            onChange={(event) => change({ provider: event.target.value as ProviderKind })}
+          >
+            <option value="openai-compatible">OpenAI-compatible</option>
+            <option value="anthropic">Anthropic</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>Base URL</span>
+          <input
+            value={draft.baseUrl}
+            spellCheck={false}
+            onChange={(event) => change({ baseUrl: event.target.value.trim() })}
+          />
+        </label>
+        <label className="field">
+          <span>Model</span>
+          {offered.length > 0 ? (
+            <select
+              value={draft.model}
+              aria-label="Model"
+              onChange={(event) => change({ model: event.target.value })}
+            >
+              {!listed && <option value={draft.model}>{draft.model || 'Choose a model…'}</option>}
+              {offered.map((model) => (
+                <option key={model.id} value={model.id}>
+                  {model.id}
+                  {model.contextLength ? ` — ${model.contextLength.toLocaleString()} tokens` : ''}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <input
+              value={draft.model}
+              aria-label="Model"
+              placeholder="e.g. llama3.1:8b"
+              spellCheck={false}
+              onChange={(event) => change({ model: event.target.value })}
+            />
+          )}
+        </label>
+        {modelsError && (
+          <p className="field-note error" data-testid="models-error">
+            Could not list the models: {modelsError}
+          </p>
+        )}
+
+        <label className="field">
+          <span>Context window</span>
+          <input
+            type="number"
+            min={512}
+            placeholder="automatic"
+            value={draft.contextWindow ?? ''}
+            onChange={(event) =>
+              change({ contextWindow: event.target.value === '' ? null : Number(event.target.value) })
+            }
+          />
+        </label>
+        <p className="field-note" data-testid="context-window">
+          {window
+            ? `${window.tokens.toLocaleString()} tokens, from ${windowSources[window.source]}.`
+            : 'Resolving…'}{' '}
+          Leave empty to use the model's own figure.
+        </p>
+      </section>
+
+      <section className="settings-section" aria-label="API key">
+        <h3>API key</h3>
+        <p className="field-note">
+          The key stays in Kasten's main process; this window never sees it.
+          {keySource === 'stored' && ' A key is stored for this server.'}
+          {keySource === 'environment' && ` Using $${setup.settings.apiKeyEnv}.`}
+          {keySource === null && ' No key is set (local servers need none).'}
+        </p>
+        {setup.key.canStore ? (
+          <div className="field-row">
+            <input
+              type="password"
+              aria-label="API key"
+              placeholder={keySource === 'stored' ? '•••••••• (stored)' : 'Paste a key'}
+              value={key}
+              autoComplete="off"
+              onChange={(event) => setKeyText(event.target.value)}
+            />
+            <button
+              type="button"
+              disabled={key.trim() === ''}
+              onClick={async () => {
+                if ((dirty && !(await save(draft))) || !(await setKey(key))) return;
+                setKeyText('');
+              }}
+            >
+              Save key
+            </button>
+            {keySource === 'stored' && (
+              <button type="button" onClick={() => void setKey(null)}>
+                Forget key
+              </button>
+            )}
+          </div>
+        ) : (
+          <p className="field-note">
+            This host cannot store keys: set one in an environment variable before starting Kasten and name it
+            here.
+          </p>
+        )}
+        <label className="field">
+          <span>Key from environment variable</span>
+          <input
+            value={draft.apiKeyEnv ?? ''}
+            placeholder="e.g. OPENAI_API_KEY"
+            spellCheck={false}
+            onChange={(event) => change({ apiKeyEnv: event.target.value.trim() || null })}
+          />
+        </label>
+      </section>
+
+      {report && (
+        <p
+          className={`diagnosis ${report.ok ? 'diagnosis-ok' : 'diagnosis-problem'}`}
+          role="status"
+          data-testid="diagnosis"
+        >
+          {report.ok ? '✓ ' : '✗ '}
+          {report.message}
+        </p>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="modal-actions">
+        <button type="button" disabled={testing} onClick={() => void test(draft)}>
+          {testing ? 'Testing…' : 'Test connection'}
+        </button>
+        <span className="status-spacer" />
+        {saved && !dirty && <span className="muted small">Saved.</span>}
+        <button
+          type="button"
+          className="primary"
+          disabled={!dirty}
+          onClick={async () => setSaved(await save(draft))}
+        >
+          Save
+        </button>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,49 @@
+import { useSettingsStore } from './settings-store';
+
+/** Background summaries: on or off, run now, progress. */
+export function SummarySettings() {
+  const setup = useSettingsStore((state) => state.setup);
+  const progress = useSettingsStore((state) => state.summaries);
+  const { setBackgroundSummaries, summarizeNow, cancelSummaries } = useSettingsStore.getState();
+  if (!setup) return null;
+  const running = progress?.state === 'running';
+  return (
+    <section className="settings-section" aria-label="Summaries">
+      <h3>Note summaries</h3>
+      <p className="field-note">
+        Every note has its lead paragraph as a summary. With a model chosen, Kasten can write a one-to-two
+        sentence summary of each note, kept until the note changes. That is one model call per note: free on a
+        local server, billed on a hosted one.
+      </p>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={setup.summaries.background}
+          onChange={(event) => void setBackgroundSummaries(event.target.checked)}
+        />
+        Summarize notes in the background
+      </label>
+      <div className="field-row">
+        <button
+          type="button"
+          disabled={running || setup.settings.model === ''}
+          onClick={() => void summarizeNow()}
+        >
+          Summarize now
+        </button>
+        {running && (
+          <button type="button" onClick={() => void cancelSummaries()}>
+            Cancel
+          </button>
+        )}
+        {progress && progress.total > 0 && (
+          <span className="muted small" data-testid="summary-progress">
+            {running ? 'Summarizing' : progress.state === 'cancelled' ? 'Cancelled at' : 'Summarized'}{' '}
+            {progress.done} of {progress.total}
+            {progress.failed > 0 && ` · ${progress.failed} failed: ${progress.firstError ?? ''}`}
+          </span>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,136 @@
+import { create } from 'zustand';
+import type { ContextWindow, ModelSettings } from '../../../../shared/chat-domain';
+import type {
+  ConnectionReport,
+  ModelInfo,
+  ModelSetup,
+  SummaryProgress,
+} from '../../../../shared/model-domain';
+import { describeError, kasten } from '../../api';
+
+interface SettingsState {
+  setup: ModelSetup | null;
+  /** The saved model's context window, as resolved by the main process. */
+  window: ContextWindow | null;
+  shown: boolean;
+  /** What "Test connection" said last, for the draft it tested. */
+  report: ConnectionReport | null;
+  testing: boolean;
+  models: ModelInfo[] | null;
+  modelsError: string | null;
+  summaries: SummaryProgress | null;
+  error: string | null;
+  load(): Promise<void>;
+  show(shown: boolean): void;
+  save(settings: ModelSettings): Promise<boolean>;
+  setKey(key: string | null): Promise<boolean>;
+  test(draft: ModelSettings): Promise<void>;
+  listModels(draft: ModelSettings): Promise<void>;
+  setBackgroundSummaries(background: boolean): Promise<void>;
+  summarizeNow(): Promise<void>;
+  cancelSummaries(): Promise<void>;
+}
+
+/** Model settings, the resolved context window and summary progress, mirrored from the main process. */
+export const useSettingsStore = create<SettingsState>((set, get) => {
+  const attempt = async (work: () => Promise<void>): Promise<boolean> => {
+    try {
+      await work();
+      set({ error: null });
+      return true;
+    } catch (error) {
+      set({ error: describeError(error) });
+      return false;
+    }
+  };
+  const refreshWindow = () =>
+    kasten.models.window().then(
+      (window) => set({ window }),
+      () => set({ window: null }),
+    );
+  return {
+    setup: null,
+    window: null,
+    shown: false,
+    report: null,
+    testing: false,
+    models: null,
+    modelsError: null,
+    summaries: null,
+    error: null,
+    async load() {
+      await attempt(async () => set({ setup: await kasten.models.settings() }));
+      void refreshWindow();
+      kasten.summaries.status().then(
+        (summaries) => set({ summaries }),
+        () => {},
+      );
+    },
+    show(shown) {
+      set({ shown, report: null, error: null });
+      if (shown) void get().load();
+    },
+    save(settings) {
+      return attempt(async () => {
+        set({ setup: await kasten.models.configure(settings), window: null });
+        void refreshWindow();
+      });
+    },
+    setKey(key) {
+      return attempt(async () => {
+        set({ setup: await kasten.models.key({ key }) });
+        void refreshWindow();
+      });
+    },
+    async test(draft) {
+      set({ testing: true, report: null });
+      try {
+        const report = await kasten.models.test(draft);
+        set({ report, models: report.models.length > 0 ? report.models : get().models });
+      } catch (error) {
+        set({ report: { ok: false, problem: 'server', message: describeError(error), models: [] } });
+      } finally {
+        set({ testing: false });
+      }
+    },
+    async listModels(draft) {
+      try {
+        set({ models: await kasten.models.list(draft), modelsError: null });
+      } catch (error) {
+        set({ models: null, modelsError: describeError(error) });
+      }
+    },
+    async setBackgroundSummaries(background) {
+      // Shown at once; the main process's answer confirms it (or an error puts it back).
+      const setup = get().setup;
+      if (setup) set({ setup: { ...setup, summaries: { background } } });
+      const saved = await attempt(async () =>
+        set({ setup: await kasten.summaries.configure({ background }) }),
+      );
+      if (!saved && setup) set({ setup });
+    },
+    async summarizeNow() {
+      await attempt(async () => {
+        await kasten.summaries.run();
+      });
+    },
+    async cancelSummaries() {
+      await kasten.summaries.cancel();
+    },
+  };
+});
+
+let subscribed = false;
+export function startSettingsSync(): void {
+  if (subscribed) return;
+  subscribed = true;
+  void useSettingsStore.getState().load();
+  kasten.summaries.onProgress((summaries) => useSettingsStore.setState({ summaries }));
+}
+
+export const windowSources: Record<ContextWindow['source'], string> = {
+  user: 'your override',
+  provider: 'the provider',
+  'known-model': 'the known-models table',
+  fallback: 'the fallback: nothing better is known',
+};

@@ -1,0 +1,34 @@
+import { useSettingsStore, windowSources } from '../settings/settings-store';
+
+/** The chat model and its context window; opens the settings. Summary progress while it runs. */
+export function ModelStatus() {
+  const setup = useSettingsStore((state) => state.setup);
+  const window = useSettingsStore((state) => state.window);
+  const summaries = useSettingsStore((state) => state.summaries);
+  const { show, cancelSummaries } = useSettingsStore.getState();
+  const model = setup?.settings.model;
+  return (
+    <>
+      {summaries?.state === 'running' && summaries.total > 0 && (
+        <span className="status-summaries" data-testid="summary-status">
+          Summarizing {summaries.done}/{summaries.total}{' '}
+          <button type="button" className="link-button" onClick={() => void cancelSummaries()}>
+            Cancel
+          </button>
+        </span>
+      )}
+      <button
+        type="button"
+        className="link-button status-model"
+        data-testid="model-status"
+        title={
+          window ? `Context window from ${windowSources[window.source]}. Click for settings.` : 'Settings'
+        }
+        onClick={() => show(true)}
+      >
+        {model ? model : 'No model chosen'}
+        {model && window && ` · ${Math.round(window.tokens / 1024)}k context`}
+      </button>
+    </>
+  );
+}

@@ -1,0 +1,185 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApp, type AppOptions, type KastenApp } from '../../src/main/app';
+import type { SecretBox } from '../../src/main/llm/api-keys';
+import { dispatch } from '../../src/main/hosts/dispatch';
+import type { ModelSettings } from '../../src/shared/chat-domain';
+import type { SummaryProgress } from '../../src/shared/model-domain';
+import { builtParserWorker } from '../support/built-worker';
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
+import { resourcesDir, tempWorkspace, waitFor } from '../support/temp-vault';
+
+let workspace: ReturnType<typeof tempWorkspace>;
+let server: ScriptedModelServer;
+let app: KastenApp | null = null;
+
+/** A keychain stand-in: reversible, and the plain key never appears in what it returns. */
+const fakeKeychain: SecretBox = {
+  encrypt: (plain) =>
+    Buffer.from(`sealed:${Buffer.from(plain).toString('hex').split('').reverse().join('')}`),
+  decrypt: (sealed) =>
+    Buffer.from(sealed.toString().slice('sealed:'.length).split('').reverse().join(''), 'hex').toString(),
+};
+
+async function startApp(options: Partial<AppOptions> = {}): Promise<KastenApp> {
+  app = createApp({
+    host: 'web',
+    version: '0.0.0',
+    dataDir: workspace.dataDir,
+    resourcesDir,
+    vault: workspace.vault,
+    watch: false,
+    parserWorker: builtParserWorker,
+    backgroundSummaries: false,
+    ...options,
+  });
+  await app.start();
+  await app.index.whenIdle();
+  return app;
+}
+
+/** Calls a channel the way a host does (schema check included) and unwraps the envelope. */
+async function call(channel: Parameters<typeof dispatch>[1], payload?: unknown): Promise<unknown> {
+  const envelope = await dispatch(app!, channel, payload);
+  if (!envelope.ok) throw new Error(`${envelope.error.code}: ${envelope.error.message}`);
+  return envelope.value;
+}
+
+function settings(overrides: Partial<ModelSettings> = {}): ModelSettings {
+  return {
+    provider: 'openai-compatible',
+    baseUrl: `${server.url}/v1`,
+    model: 'scripted-model',
+    apiKeyEnv: null,
+    contextWindow: null,
+    ...overrides,
+  };
+}
+
+beforeEach(async () => {
+  workspace = tempWorkspace('chat');
+  server = await startScriptedModelServer({
+    models: [{ id: 'scripted-model', contextLength: 32_768 }, { id: 'other-model' }],
+  });
+});
+afterEach(async () => {
+  await app?.dispose();
+  app = null;
+  await server.stop();
+  workspace.remove();
+});
+
+describe('model settings over the contract', () => {
+  it('lists the models of a draft, tests the connection and resolves the context window', async () => {
+    await startApp();
+    await expect(call('models:list', settings())).resolves.toEqual([
+      { id: 'other-model', contextLength: null },
+      { id: 'scripted-model', contextLength: 32_768 },
+    ]);
+    await expect(call('models:test', settings({ model: 'missing-model' }))).resolves.toMatchObject({
+      ok: false,
+      problem: 'unknown-model',
+    });
+    const unreachable = (await call('models:test', settings({ baseUrl: 'http://127.0.0.1:9/v1' }))) as {
+      problem: string;
+      message: string;
+    };
+    expect(unreachable.problem).toBe('unreachable');
+    expect(unreachable.message).toContain('127.0.0.1:9');
+
+    await call('models:configure', settings());
+    await expect(call('models:window')).resolves.toEqual({ tokens: 32_768, source: 'provider' });
+    await call('models:configure', settings({ contextWindow: 4_096 }));
+    await expect(call('models:window')).resolves.toEqual({ tokens: 4_096, source: 'user' });
+  });
+
+  it('reads the key from the named environment variable and never hands it out', async () => {
+    server.requireApiKey('env-secret');
+    await startApp({ env: { KASTEN_KEY: 'env-secret' } });
+    await expect(call('models:test', settings())).resolves.toMatchObject({ ok: false, problem: 'auth' });
+    await expect(call('models:test', settings({ apiKeyEnv: 'KASTEN_KEY' }))).resolves.toMatchObject({
+      ok: true,
+    });
+
+    const setup = await call('models:configure', settings({ apiKeyEnv: 'KASTEN_KEY' }));
+    expect(setup).toMatchObject({ key: { source: 'environment', canStore: false } });
+    expect(JSON.stringify(setup)).not.toContain('env-secret');
+    // The browser host has no keychain: a key typed there is refused, not kept in plain text.
+    await expect(call('models:key', { key: 'typed-secret' })).rejects.toThrow(/environment variable/);
+  });
+
+  it('keeps a key typed on the desktop encrypted, per server, and sends it only to that server', async () => {
+    server.requireApiKey('typed-secret');
+    await startApp({ secretBox: fakeKeychain });
+    await call('models:configure', settings());
+    const setup = await call('models:key', { key: 'typed-secret' });
+    expect(setup).toMatchObject({ key: { source: 'stored', canStore: true } });
+    expect(JSON.stringify(setup)).not.toContain('typed-secret');
+    await expect(call('models:test')).resolves.toMatchObject({ ok: true });
+
+    const turn = await app!.chat.send({ text: 'Hello?' });
+    expect((await turn.done).status).toBe('complete');
+    expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer typed-secret');
+
+    // Another server does not get this key.
+    await expect(
+      call('models:configure', settings({ baseUrl: 'http://localhost:9/v1' })),
+    ).resolves.toMatchObject({
+      key: { source: null },
+    });
+    await app!.dispose();
+    app = null;
+    const database = readFileSync(join(workspace.dataDir, 'kasten.sqlite'));
+    // Stored as the keychain sealed it (base64 of "sealed…"), not as typed.
+    expect(database.includes(Buffer.from('sealed').toString('base64'))).toBe(true);
+    expect(database.includes('typed-secret')).toBe(false);
+  });
+});
+
+describe('background summaries', () => {
+  it('summarize every note once the index is ready, an edited note again, and never an unchanged one', async () => {
+    server.script((request) => ({ text: `Summary ${server.chatRequests.length} of ${request.model}.` }));
+    const progress: SummaryProgress[] = [];
+    const options: Partial<AppOptions> = {
+      backgroundSummaries: true,
+      summarySettleMs: 50,
+      watch: true,
+      model: settings(),
+    };
+    await startApp(options);
+    app!.events.subscribe((channel, payload) => {
+      if (channel === 'summaries:progress') progress.push(payload as SummaryProgress);
+    });
+    await waitFor(() => server.chatRequests.length === 3, 10_000, 'three summary requests');
+    await waitFor(() => app!.summaries.progress().state === 'idle' && app!.summaries.progress().done === 3);
+    expect(progress.at(-1)).toMatchObject({ state: 'idle', done: 3, total: 3, failed: 0 });
+    expect(app!.summaries.summaryFor('Gardening.md')).toMatchObject({ source: 'llm' });
+
+    writeFileSync(join(workspace.vault, 'Gardening.md'), '# Gardening\n\nBeans climb anything.\n');
+    await waitFor(() => server.chatRequests.length === 4, 10_000, 'the edited note summarized');
+    expect(JSON.stringify(server.chatRequests[3]?.messages)).toContain('Beans climb anything');
+
+    await app!.dispose();
+    app = null;
+    await startApp(options);
+    await waitFor(() => app!.summaries.progress().state === 'idle');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(server.chatRequests).toHaveLength(4);
+  });
+
+  it('gives a linked note the model summary when only its summary fits the request', async () => {
+    server.script((request) => ({
+      text: JSON.stringify(request.messages).includes('Summarize the note')
+        ? 'Model summary of the note.'
+        : 'OK',
+    }));
+    await startApp({ model: settings({ contextWindow: 512 }) });
+    const report = (await call('summaries:run')) as { summarized: number };
+    expect(report.summarized).toBe(3);
+    const turn = await app!.chat.send({ text: 'What does [[Zettelkasten method]] say?' });
+    await turn.done;
+    expect(turn.userMessage?.references[0]).toMatchObject({ mode: 'summary' });
+    expect(turn.userMessage?.references[0]?.summary).toBe('Model summary of the note.');
+  });
+});
