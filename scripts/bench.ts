@@ -1,11 +1,15 @@
 // `npm run bench`: measures what a user waits for and prints tables. Bars from the issues are shown
 // next to the figures; nothing here fails a build — record the figures in docs/PERFORMANCE.md.
 import { cpus, totalmem } from 'node:os';
+import { measureChatTurns } from './bench/chat-turn.ts';
 import { measureColdStart } from './bench/cold-start.ts';
 import { measureEngine } from './bench/vault-engine.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const sizes = (process.env.BENCH_NOTES ?? '1000,10000').split(',').map(Number);
+// Sections to run, e.g. BENCH_ONLY=chat; all of them by default.
+const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+const wanted = (section: 'start' | 'engine' | 'chat') => !only || only.includes(section);
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -19,42 +23,71 @@ console.log(
   `\nKasten benchmark — ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n`,
 );
 
-const start = await measureColdStart(runs);
-console.log(`Browser host cold start, sample vault (${start.noteCount} notes), ${runs} runs, ms\n`);
-console.log(`| ${'measure'.padEnd(44)} | ${cell('p50')} | ${cell('p95')} |`);
-console.log(
-  `| ${'-'.repeat(44)} | ${cell('-:', 10).replace(/ /g, '-')} | ${cell('-:', 10).replace(/ /g, '-')} |`,
-);
-for (const [name, values] of [
-  ['launch → URL printed', start.serverReady],
-  ['launch → first note list shown', start.firstList],
-] as const) {
+if (wanted('start')) {
+  const start = await measureColdStart(runs);
+  console.log(`Browser host cold start, sample vault (${start.noteCount} notes), ${runs} runs, ms\n`);
+  console.log(`| ${'measure'.padEnd(44)} | ${cell('p50')} | ${cell('p95')} |`);
   console.log(
-    `| ${name.padEnd(44)} | ${cell(ms(percentile(values, 50)))} | ${cell(ms(percentile(values, 95)))} |`,
+    `| ${'-'.repeat(44)} | ${cell('-:', 10).replace(/ /g, '-')} | ${cell('-:', 10).replace(/ /g, '-')} |`,
   );
+  for (const [name, values] of [
+    ['launch → URL printed', start.serverReady],
+    ['launch → first note list shown', start.firstList],
+  ] as const) {
+    console.log(
+      `| ${name.padEnd(44)} | ${cell(ms(percentile(values, 50)))} | ${cell(ms(percentile(values, 95)))} |`,
+    );
+  }
 }
 
-const figures: Awaited<ReturnType<typeof measureEngine>>[] = [];
-for (const notes of sizes) figures.push(await measureEngine(notes));
+if (wanted('engine')) {
+  const figures: Awaited<ReturnType<typeof measureEngine>>[] = [];
+  for (const notes of sizes) figures.push(await measureEngine(notes));
 
-const rows: [string, (f: (typeof figures)[number]) => string, string][] = [
-  ['vault size (MB)', (f) => f.megabytes.toFixed(1), ''],
-  ['cold index (s)', (f) => (f.coldIndexMs / 1000).toFixed(2), '≤ 5 s'],
-  ['cold index (MB/s)', (f) => (f.megabytes / (f.coldIndexMs / 1000)).toFixed(1), ''],
-  ['warm open, index pass (ms)', (f) => ms(f.warmOpenMs), '≤ 500 ms'],
-  ['edit → index after watcher event p50 (ms)', (f) => ms(percentile(f.editLatencyMs, 50)), ''],
-  ['edit → index after watcher event p95 (ms)', (f) => ms(percentile(f.editLatencyMs, 95)), '≤ 100 ms'],
-  ['edit → index from the write p95 (ms)', (f) => ms(percentile(f.editWallMs, 95)), ''],
-  ['round trip during cold index p95 (ms)', (f) => ms(percentile(f.roundTripDuringIndexMs, 95)), '≤ 50 ms'],
-  ['search p50 (ms, over HTTP)', (f) => ms(percentile(f.searchMs, 50)), ''],
-  ['search p95 (ms, over HTTP)', (f) => ms(percentile(f.searchMs, 95)), '≤ 15 ms'],
-  ['peak RSS of the host (MB)', (f) => ms(f.peakRssMb), '≤ 300 MB'],
-];
-console.log(`\nVault engine, synthetic vaults (seed 42), through the browser host\n`);
-console.log(
-  `| ${'measure'.padEnd(44)} | ${figures.map((f) => cell(`${f.notes} notes`)).join(' | ')} | ${cell('bar (10k)')} |`,
-);
-console.log(`| ${'-'.repeat(44)} | ${figures.map(() => '---------:').join(' | ')} | ---------: |`);
-for (const [name, value, bar] of rows) {
-  console.log(`| ${name.padEnd(44)} | ${figures.map((f) => cell(value(f))).join(' | ')} | ${cell(bar)} |`);
+  const rows: [string, (f: (typeof figures)[number]) => string, string][] = [
+    ['vault size (MB)', (f) => f.megabytes.toFixed(1), ''],
+    ['cold index (s)', (f) => (f.coldIndexMs / 1000).toFixed(2), '≤ 5 s'],
+    ['cold index (MB/s)', (f) => (f.megabytes / (f.coldIndexMs / 1000)).toFixed(1), ''],
+    ['warm open, index pass (ms)', (f) => ms(f.warmOpenMs), '≤ 500 ms'],
+    ['edit → index after watcher event p50 (ms)', (f) => ms(percentile(f.editLatencyMs, 50)), ''],
+    ['edit → index after watcher event p95 (ms)', (f) => ms(percentile(f.editLatencyMs, 95)), '≤ 100 ms'],
+    ['edit → index from the write p95 (ms)', (f) => ms(percentile(f.editWallMs, 95)), ''],
+    ['round trip during cold index p95 (ms)', (f) => ms(percentile(f.roundTripDuringIndexMs, 95)), '≤ 50 ms'],
+    ['search p50 (ms, over HTTP)', (f) => ms(percentile(f.searchMs, 50)), ''],
+    ['search p95 (ms, over HTTP)', (f) => ms(percentile(f.searchMs, 95)), '≤ 15 ms'],
+    ['peak RSS of the host (MB)', (f) => ms(f.peakRssMb), '≤ 300 MB'],
+  ];
+  console.log(`\nVault engine, synthetic vaults (seed 42), through the browser host\n`);
+  console.log(
+    `| ${'measure'.padEnd(44)} | ${figures.map((f) => cell(`${f.notes} notes`)).join(' | ')} | ${cell('bar (10k)')} |`,
+  );
+  console.log(`| ${'-'.repeat(44)} | ${figures.map(() => '---------:').join(' | ')} | ---------: |`);
+  for (const [name, value, bar] of rows) {
+    console.log(`| ${name.padEnd(44)} | ${figures.map((f) => cell(value(f))).join(' | ')} | ${cell(bar)} |`);
+  }
+}
+
+if (wanted('chat')) {
+  const chat = await measureChatTurns();
+  const rows: [string, (f: (typeof chat.lengths)[number]) => string, string][] = [
+    ['overhead per turn p50 (send → done − model)', (f) => ms(percentile(f.overheadMs, 50)), ''],
+    ['overhead per turn p95 (send → done − model)', (f) => ms(percentile(f.overheadMs, 95)), '≤ 15 ms'],
+    ['overhead per turn max', (f) => ms(Math.max(...f.overheadMs)), ''],
+    ['send → message committed p50', (f) => ms(percentile(f.committedMs, 50)), ''],
+    ['send → message committed p95', (f) => ms(percentile(f.committedMs, 95)), ''],
+    ['send → message committed max', (f) => ms(Math.max(...f.committedMs)), ''],
+    ['inside the model stub p95 (subtracted)', (f) => percentile(f.modelMs, 95).toFixed(2), ''],
+  ];
+  console.log(
+    `\nChat turn overhead, sample vault (${chat.notes} notes), instant in-process model, ${chat.turns} turns, ms\n`,
+  );
+  console.log(
+    `| ${'measure'.padEnd(44)} | ${chat.lengths.map((f) => cell(`${f.messages} msgs`)).join(' | ')} | ${cell('bar (500)')} |`,
+  );
+  console.log(`| ${'-'.repeat(44)} | ${chat.lengths.map(() => '---------:').join(' | ')} | ---------: |`);
+  for (const [name, value, bar] of rows) {
+    console.log(
+      `| ${name.padEnd(44)} | ${chat.lengths.map((f) => cell(value(f))).join(' | ')} | ${cell(bar)} |`,
+    );
+  }
 }

@@ -84,6 +84,7 @@ export function createApp(options: AppOptions): KastenApp {
     new ApiKeys(db, options.secretBox ?? null, options.env),
     fetch,
     () => background.restart(),
+    options.backgroundSummaries ?? options.host !== 'cli',
   );
   const summaries = new SummaryQueue({
     store: new SummaryStore(db),
@@ -96,7 +97,7 @@ export function createApp(options: AppOptions): KastenApp {
   const background = new BackgroundSummaries({
     queue: summaries,
     events,
-    enabled: () => (options.backgroundSummaries ?? options.host !== 'cli') && models.backgroundSummaries(),
+    enabled: () => models.backgroundSummaries(),
     settleMs: options.summarySettleMs,
   });
   const chat = new ChatService({

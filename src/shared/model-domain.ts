@@ -33,6 +33,8 @@ export interface ModelSetup {
   settings: ModelSettings;
   key: KeyStatus;
   summaries: SummarySettings;
+  /** False when this run was started with background summaries off (`kasten serve --no-summaries`). */
+  backgroundAllowed: boolean;
 }
 
 export type { ContextWindow };

@@ -5,7 +5,6 @@ import { createApp, type AppOptions, type KastenApp } from '../../src/main/app';
 import type { SecretBox } from '../../src/main/llm/api-keys';
 import { dispatch } from '../../src/main/hosts/dispatch';
 import type { ModelSettings } from '../../src/shared/chat-domain';
-import type { SummaryProgress } from '../../src/shared/model-domain';
 import { builtParserWorker } from '../support/built-worker';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { resourcesDir, tempWorkspace, waitFor } from '../support/temp-vault';
@@ -140,7 +139,6 @@ describe('model settings over the contract', () => {
 describe('background summaries', () => {
   it('summarize every note once the index is ready, an edited note again, and never an unchanged one', async () => {
     server.script((request) => ({ text: `Summary ${server.chatRequests.length} of ${request.model}.` }));
-    const progress: SummaryProgress[] = [];
     const options: Partial<AppOptions> = {
       backgroundSummaries: true,
       summarySettleMs: 50,
@@ -148,12 +146,9 @@ describe('background summaries', () => {
       model: settings(),
     };
     await startApp(options);
-    app!.events.subscribe((channel, payload) => {
-      if (channel === 'summaries:progress') progress.push(payload as SummaryProgress);
-    });
     await waitFor(() => server.chatRequests.length === 3, 10_000, 'three summary requests');
     await waitFor(() => app!.summaries.progress().state === 'idle' && app!.summaries.progress().done === 3);
-    expect(progress.at(-1)).toMatchObject({ state: 'idle', done: 3, total: 3, failed: 0 });
+    expect(app!.summaries.progress()).toMatchObject({ state: 'idle', done: 3, total: 3, failed: 0 });
     expect(app!.summaries.summaryFor('Gardening.md')).toMatchObject({ source: 'llm' });
 
     writeFileSync(join(workspace.vault, 'Gardening.md'), '# Gardening\n\nBeans climb anything.\n');

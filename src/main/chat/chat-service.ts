@@ -125,8 +125,7 @@ export class ChatService {
   }
 
   private summary(id: string): SessionSummary {
-    const { messages: _messages, documents: _documents, ...summary } = this.options.store.session(id);
-    return summary;
+    return this.options.store.sessionSummary(id);
   }
 
   private assertIdle(sessionId: string): void {

@@ -10,7 +10,7 @@ import type {
   TokenUsage,
 } from '../../shared/chat-domain';
 import { AppError } from '../app-error';
-import type { SqliteDatabase } from '../storage/database';
+import type { SqliteDatabase, SqliteStatement } from '../storage/database';
 
 interface MessageRow {
   id: number;
@@ -30,6 +30,9 @@ const sessionColumns = `s.id, s.title, s.created_at AS createdAt, s.updated_at A
 
 /** Sessions, messages, references and numbered documents in the app database. */
 export class ChatStore {
+  /** Prepared once: preparing costs about as much as running these small queries. */
+  private readonly statements = new Map<string, SqliteStatement>();
+
   constructor(
     private readonly db: SqliteDatabase,
     private readonly now: () => Date = () => new Date(),
@@ -38,50 +41,61 @@ export class ChatStore {
   createSession(vault: string, title: string): SessionSummary {
     const id = randomUUID();
     const at = this.now().toISOString();
-    this.db
-      .prepare('INSERT INTO sessions (id, vault, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
-      .run(id, vault, title, at, at);
+    this.prepare(
+      'INSERT INTO sessions (id, vault, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+    ).run(id, vault, title, at, at);
     return { id, title, createdAt: at, updatedAt: at, messageCount: 0 };
   }
 
   /** The vault's sessions, most recently used first; `query` matches titles and message text. */
   listSessions(vault: string, query = ''): SessionSummary[] {
     const like = `%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    return this.db
-      .prepare<[string, string, string, string], SessionSummary>(
-        `SELECT ${sessionColumns} FROM sessions s
+    return this.prepare<[string, string, string, string], SessionSummary>(
+      `SELECT ${sessionColumns} FROM sessions s
          WHERE s.vault = ? AND s.deleted_at IS NULL
            AND (? = '' OR s.title LIKE ? ESCAPE '\\'
                 OR EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id AND m.parts LIKE ? ESCAPE '\\'))
          ORDER BY s.updated_at DESC, s.rowid DESC`,
-      )
-      .all(vault, query, like, like);
+    ).all(vault, query, like, like);
+  }
+
+  /** The session without its messages; deleted sessions are not found. */
+  sessionSummary(id: string): SessionSummary {
+    const summary = this.prepare<[string], SessionSummary>(
+      `SELECT ${sessionColumns} FROM sessions s WHERE s.id = ? AND s.deleted_at IS NULL`,
+    ).get(id);
+    if (!summary) throw new AppError('not-found', `There is no chat session ${id}.`);
+    return summary;
   }
 
   /** The session with every message; deleted sessions are not found. */
   session(id: string): ChatSession {
-    const summary = this.db
-      .prepare<[string], SessionSummary>(
-        `SELECT ${sessionColumns} FROM sessions s WHERE s.id = ? AND s.deleted_at IS NULL`,
-      )
-      .get(id);
-    if (!summary) throw new AppError('not-found', `There is no chat session ${id}.`);
-    const messages = this.db
-      .prepare<[string], MessageRow>(
-        `SELECT id, session_id AS sessionId, role, parts, status, model, error, usage,
+    const summary = this.sessionSummary(id);
+    // One query for every message's references: one per message cost 40 ms in a 500-message session.
+    const references = new Map<number, ChatReference[]>();
+    for (const { messageId, ...reference } of this.prepare<[string], ChatReference & { messageId: number }>(
+      `SELECT r.message_id AS messageId, r.path, r.title, r.kind, r.tool_call_id AS toolCallId, r.document,
+                r.subpath, r.mode, r.tokens, r.summary
+         FROM message_references r JOIN messages m ON m.id = r.message_id
+         WHERE m.session_id = ? ORDER BY r.rowid`,
+    ).all(id)) {
+      const list = references.get(messageId);
+      if (list) list.push(reference);
+      else references.set(messageId, [reference]);
+    }
+    const messages = this.prepare<[string], MessageRow>(
+      `SELECT id, session_id AS sessionId, role, parts, status, model, error, usage,
                 created_at AS createdAt, updated_at AS updatedAt
          FROM messages WHERE session_id = ? ORDER BY id`,
-      )
+    )
       .all(id)
-      .map((row) => this.toMessage(row));
+      .map((row) => this.toMessage(row, references.get(row.id) ?? []));
     return { ...summary, messages, documents: this.documents(id) };
   }
 
   /** The vault a session belongs to. */
   vaultOf(id: string): string {
-    const row = this.db
-      .prepare<[string], { vault: string }>('SELECT vault FROM sessions WHERE id = ?')
-      .get(id);
+    const row = this.prepare<[string], { vault: string }>('SELECT vault FROM sessions WHERE id = ?').get(id);
     if (!row) throw new AppError('not-found', `There is no chat session ${id}.`);
     return row.vault;
   }
@@ -114,13 +128,11 @@ export class ChatStore {
   ): ChatMessage {
     const at = this.now().toISOString();
     const id = this.db.transaction(() => {
-      const result = this.db
-        .prepare(
-          `INSERT INTO messages (session_id, role, parts, status, model, created_at, updated_at)
+      const result = this.prepare(
+        `INSERT INTO messages (session_id, role, parts, status, model, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(sessionId, message.role, JSON.stringify(message.parts), message.status, message.model, at, at);
-      this.db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(at, sessionId);
+      ).run(sessionId, message.role, JSON.stringify(message.parts), message.status, message.model, at, at);
+      this.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(at, sessionId);
       return Number(result.lastInsertRowid);
     })();
     return this.message(id);
@@ -131,39 +143,35 @@ export class ChatStore {
     change: { parts?: MessagePart[]; status?: MessageStatus; error?: string | null; usage?: TokenUsage },
   ): void {
     const at = this.now().toISOString();
-    this.db
-      .prepare(
-        `UPDATE messages SET parts = coalesce(@parts, parts), status = coalesce(@status, status),
+    this.prepare(
+      `UPDATE messages SET parts = coalesce(@parts, parts), status = coalesce(@status, status),
            error = CASE WHEN @setError THEN @error ELSE error END, usage = coalesce(@usage, usage),
            updated_at = @at
          WHERE id = @id`,
-      )
-      .run({
-        id,
-        at,
-        parts: change.parts ? JSON.stringify(change.parts) : null,
-        status: change.status ?? null,
-        setError: change.error !== undefined ? 1 : 0,
-        error: change.error ?? null,
-        usage: change.usage ? JSON.stringify(change.usage) : null,
-      });
+    ).run({
+      id,
+      at,
+      parts: change.parts ? JSON.stringify(change.parts) : null,
+      status: change.status ?? null,
+      setError: change.error !== undefined ? 1 : 0,
+      error: change.error ?? null,
+      usage: change.usage ? JSON.stringify(change.usage) : null,
+    });
   }
 
   message(id: number): ChatMessage {
-    const row = this.db
-      .prepare<[number], MessageRow>(
-        `SELECT id, session_id AS sessionId, role, parts, status, model, error, usage,
+    const row = this.prepare<[number], MessageRow>(
+      `SELECT id, session_id AS sessionId, role, parts, status, model, error, usage,
                 created_at AS createdAt, updated_at AS updatedAt
          FROM messages WHERE id = ?`,
-      )
-      .get(id);
+    ).get(id);
     if (!row) throw new AppError('not-found', `There is no message ${id}.`);
     return this.toMessage(row);
   }
 
   /** Records references on a message; one per note and kind (the first one wins). */
   addReferences(messageId: number, references: ChatReference[]): void {
-    const insert = this.db.prepare(
+    const insert = this.prepare(
       `INSERT OR IGNORE INTO message_references
          (message_id, path, title, kind, tool_call_id, document, subpath, mode, tokens, summary)
        VALUES (@messageId, @path, @title, @kind, @toolCallId, @document, @subpath, @mode, @tokens, @summary)`,
@@ -176,64 +184,68 @@ export class ChatStore {
   /** The note's number in the session, numbering it on first use. */
   documentNumber(sessionId: string, path: string, title: string): number {
     return this.db.transaction(() => {
-      const found = this.db
-        .prepare<[string, string], { number: number }>(
-          'SELECT number FROM session_documents WHERE session_id = ? AND path = ?',
-        )
-        .get(sessionId, path);
+      const found = this.prepare<[string, string], { number: number }>(
+        'SELECT number FROM session_documents WHERE session_id = ? AND path = ?',
+      ).get(sessionId, path);
       if (found) return found.number;
-      const { next } = this.db
-        .prepare<[string], { next: number }>(
-          'SELECT coalesce(max(number), 0) + 1 AS next FROM session_documents WHERE session_id = ?',
-        )
-        .get(sessionId)!;
-      this.db
-        .prepare('INSERT INTO session_documents (session_id, number, path, title) VALUES (?, ?, ?, ?)')
-        .run(sessionId, next, path, title);
+      const { next } = this.prepare<[string], { next: number }>(
+        'SELECT coalesce(max(number), 0) + 1 AS next FROM session_documents WHERE session_id = ?',
+      ).get(sessionId)!;
+      this.prepare('INSERT INTO session_documents (session_id, number, path, title) VALUES (?, ?, ?, ?)').run(
+        sessionId,
+        next,
+        path,
+        title,
+      );
       return next;
     })();
   }
 
   documents(sessionId: string): SessionDocument[] {
-    return this.db
-      .prepare<[string], SessionDocument>(
-        'SELECT number, path, title FROM session_documents WHERE session_id = ? ORDER BY number',
-      )
-      .all(sessionId);
+    return this.prepare<[string], SessionDocument>(
+      'SELECT number, path, title FROM session_documents WHERE session_id = ? ORDER BY number',
+    ).all(sessionId);
   }
 
   /** Answers that were streaming when the app stopped: their saved text is kept, marked interrupted. */
   markInterrupted(): number {
-    return this.db
-      .prepare(
-        `UPDATE messages SET status = 'interrupted',
+    return this.prepare(
+      `UPDATE messages SET status = 'interrupted',
            error = 'Kasten stopped while this answer was being written; the text saved until then is kept.'
          WHERE status = 'streaming'`,
-      )
-      .run().changes;
+    ).run().changes;
   }
 
   private changeSession(sql: string, ...parameters: string[]): void {
-    if (this.db.prepare(sql).run(...parameters).changes === 0) {
+    if (this.prepare(sql).run(...parameters).changes === 0) {
       throw new AppError('not-found', `There is no chat session ${parameters.at(-1)}.`);
     }
   }
 
   private references(messageId: number): ChatReference[] {
-    return this.db
-      .prepare<[number], ChatReference>(
-        `SELECT path, title, kind, tool_call_id AS toolCallId, document, subpath, mode, tokens, summary
+    return this.prepare<[number], ChatReference>(
+      `SELECT path, title, kind, tool_call_id AS toolCallId, document, subpath, mode, tokens, summary
          FROM message_references WHERE message_id = ? ORDER BY rowid`,
-      )
-      .all(messageId);
+    ).all(messageId);
   }
 
-  private toMessage(row: MessageRow): ChatMessage {
+  private toMessage(row: MessageRow, references = this.references(row.id)): ChatMessage {
     return {
       ...row,
       parts: JSON.parse(row.parts) as MessagePart[],
       usage: row.usage ? (JSON.parse(row.usage) as TokenUsage) : null,
-      references: this.references(row.id),
+      references,
     };
+  }
+
+  private prepare<Parameters extends unknown[] = unknown[], Row = unknown>(
+    sql: string,
+  ): SqliteStatement<Parameters, Row> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement as unknown as SqliteStatement<Parameters, Row>;
   }
 }

@@ -20,13 +20,19 @@ export class ModelService {
     private readonly keys: ApiKeys,
     private readonly fetchImpl: FetchFunction = fetch,
     private readonly onChange: () => void = () => {},
+    private readonly backgroundAllowed = true,
   ) {
     this.windows = new ContextWindowResolver(fetchImpl);
   }
 
   setup(): ModelSetup {
     const settings = this.settings.get();
-    return { settings, key: this.keys.status(settings), summaries: this.settings.summaries() };
+    return {
+      settings,
+      key: this.keys.status(settings),
+      summaries: this.settings.summaries(),
+      backgroundAllowed: this.backgroundAllowed,
+    };
   }
 
   configure(settings: ModelSettings): ModelSetup {
@@ -105,6 +111,6 @@ export class ModelService {
   }
 
   backgroundSummaries(): boolean {
-    return this.settings.summaries().background && this.settings.get().model.trim() !== '';
+    return this.backgroundAllowed && this.settings.summaries().background && this.modelName() !== null;
   }
 }

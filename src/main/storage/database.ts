@@ -3,6 +3,10 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 
 export type SqliteDatabase = Database.Database;
+export type SqliteStatement<Parameters extends unknown[] = unknown[], Row = unknown> = Database.Statement<
+  Parameters,
+  Row
+>;
 
 /** One numbered migration; migration N brings `user_version` from N-1 to N. */
 export type Migration = (db: SqliteDatabase) => void;

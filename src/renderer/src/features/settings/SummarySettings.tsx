@@ -18,10 +18,12 @@ export function SummarySettings() {
       <label className="checkbox">
         <input
           type="checkbox"
-          checked={setup.summaries.background}
+          disabled={!setup.backgroundAllowed}
+          checked={setup.summaries.background && setup.backgroundAllowed}
           onChange={(event) => void setBackgroundSummaries(event.target.checked)}
         />
         Summarize notes in the background
+        {!setup.backgroundAllowed && <span className="muted small">(off for this run: --no-summaries)</span>}
       </label>
       <div className="field-row">
         <button

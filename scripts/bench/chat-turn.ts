@@ -1,0 +1,258 @@
+// Kasten's own work per chat turn — everything but the model — in a long session: committing the user's
+// message with its [[links]] resolved, building the request from the whole history, streaming and saving
+// the answer, parsing its citations, recording references. The model is an in-process stub that answers
+// at once; the time spent inside it is measured and subtracted.
+//
+// The services are the sources in src/, run in this process (not the built bundle, which exports no
+// ChatService): src imports have no extensions and use parameter properties, which
+// --experimental-strip-types cannot run, so `loadSources` registers module hooks that add the `.ts` and
+// transform (not just strip) the TypeScript of files under src/ with Node's own stripTypeScriptTypes.
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { registerHooks, stripTypeScriptTypes } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ChatModel, LlmEvent, LlmRequest } from '../../src/main/llm/llm-types.ts';
+import { builtParserWorker } from '../../test/support/built-worker.ts';
+
+export interface ChatLengthFigures {
+  /** Messages in the session before each measured turn. */
+  messages: number;
+  /** send → done, minus the time spent inside the model stub. */
+  overheadMs: number[];
+  /** send → send() resolved (both messages exist), minus model time until then. */
+  committedMs: number[];
+  /** Time inside the model stub per turn. */
+  modelMs: number[];
+}
+
+export interface ChatFigures {
+  notes: number;
+  turns: number;
+  lengths: ChatLengthFigures[];
+}
+
+const repoRoot = join(import.meta.dirname, '..', '..');
+const sourceRoot = pathToFileURL(join(repoRoot, 'src') + '/').href;
+let hooked = false;
+
+/** Lets this process import src/: extensionless relative imports get `.ts`, and src TypeScript is transformed. */
+function loadSources() {
+  if (!hooked) {
+    hooked = true;
+    registerHooks({
+      resolve(specifier, context, nextResolve) {
+        if (
+          context.parentURL?.startsWith(sourceRoot) &&
+          /^\.\.?\//.test(specifier) &&
+          !/\.(?:[cm]?[jt]sx?|json)$/.test(specifier)
+        ) {
+          const url = new URL(`${specifier}.ts`, context.parentURL);
+          if (existsSync(fileURLToPath(url))) return nextResolve(url.href, context);
+        }
+        return nextResolve(specifier, context);
+      },
+      load(url, context, nextLoad) {
+        if (!url.startsWith(sourceRoot) || !url.endsWith('.ts')) return nextLoad(url, context);
+        const source = readFileSync(fileURLToPath(url), 'utf8');
+        return {
+          format: 'module',
+          source: stripTypeScriptTypes(source, { mode: 'transform', sourceUrl: url }),
+          shortCircuit: true,
+        };
+      },
+    });
+  }
+  return Promise.all([
+    import('../../src/main/app-events.ts'),
+    import('../../src/main/chat/chat-service.ts'),
+    import('../../src/main/chat/chat-store.ts'),
+    import('../../src/main/index/parser-pool.ts'),
+    import('../../src/main/index/vault-index.ts'),
+    import('../../src/main/storage/app-database.ts'),
+    import('../../src/main/summaries/summary-queue.ts'),
+    import('../../src/main/summaries/summary-store.ts'),
+    import('../../src/main/vault/recent-vaults.ts'),
+    import('../../src/main/vault/vault-service.ts'),
+  ]);
+}
+
+/** A model that answers at once: `reply` word by word, then usage. Counts the time spent in its own code. */
+class InstantModel implements ChatModel {
+  readonly name = 'bench-instant';
+  reply = '';
+  busyMs = 0;
+
+  async *stream(request: LlmRequest): AsyncIterable<LlmEvent> {
+    let resumed = performance.now();
+    const words = this.reply.split(' ');
+    for (let index = 0; index < words.length; index++) {
+      const event: LlmEvent = { type: 'text', text: index === 0 ? words[index]! : ` ${words[index]}` };
+      this.busyMs += performance.now() - resumed;
+      yield event;
+      resumed = performance.now();
+    }
+    const usage = { inputTokens: request.messages.length * 200, outputTokens: words.length };
+    this.busyMs += performance.now() - resumed;
+    yield { type: 'finish', usage };
+  }
+}
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const vocabulary = (
+  'note idea link card index folder structure method slip box thought writing reading source quote claim ' +
+  'argument question answer context summary permanent fleeting literature atomic review tag backlink graph ' +
+  'outline draft revise connect compare explain example evidence pattern theme concept principle habit'
+).split(' ');
+
+export async function measureChatTurns(
+  turns = Number(process.env.BENCH_CHAT_TURNS ?? 200),
+  lengths = (process.env.BENCH_CHAT_LENGTHS ?? '10,500').split(',').map(Number),
+): Promise<ChatFigures> {
+  const [
+    { AppEvents },
+    { ChatService },
+    { ChatStore },
+    { createParserPool },
+    { VaultIndex },
+    { openAppDatabase },
+    { SummaryQueue },
+    { SummaryStore },
+    { RecentVaults },
+    { VaultService },
+  ] = await loadSources();
+
+  const base = mkdtempSync(join(tmpdir(), 'kasten-bench-chat-'));
+  const vaultDir = join(base, 'vault');
+  cpSync(join(repoRoot, 'resources', 'sample-vault'), vaultDir, { recursive: true });
+
+  // Composed as createApp (src/main/app.ts) does, with the model replaced and no watcher.
+  const events = new AppEvents();
+  // One connected window, as the browser host serializes each event for its WebSocket.
+  events.subscribe((channel, payload) => JSON.stringify({ channel, payload }));
+  const db = openAppDatabase(join(base, 'data'), (notice) => console.warn(notice));
+  const pool = createParserPool(existsSync(builtParserWorker) ? builtParserWorker : null);
+  const index = new VaultIndex({ dataDir: join(base, 'data'), events, pool, onNotice: console.warn });
+  const vault = new VaultService({ events, recent: new RecentVaults(db), listener: index, watch: false });
+  const model = new InstantModel();
+  const summaries = new SummaryQueue({
+    store: new SummaryStore(db),
+    model: () => model,
+    modelName: () => model.name,
+    notes: (paths) => index.noteHashes(paths),
+    readNote: (path) => vault.readNote(path),
+  });
+  const chat = new ChatService({
+    store: new ChatStore(db),
+    events,
+    vault: () => {
+      const open = vault.summary()!;
+      const tools = {
+        readNote: (path: string) => vault.readNote(path),
+        index,
+        summary: (path: string) => summaries.summaryFor(path)?.text ?? '',
+      };
+      return { root: open.path, name: open.name, tools };
+    },
+    model: () => model,
+    // As the app's budget with the 8,192-token fallback window (the app awaits a cached figure).
+    referenceBudget: async () => Math.floor(8192 * 0.4),
+  });
+
+  try {
+    chat.start();
+    await vault.open(vaultDir);
+    await index.whenIdle();
+    const titles = index.titles().map((entry) => entry.title);
+    const next = random(42);
+    const pick = <T>(values: readonly T[]) => values[Math.floor(next() * values.length)]!;
+    /** Prose of about `chars` characters; `links` wikilinks to sample notes, `cite` adds citations. */
+    const prose = (chars: number, links: number, cite: boolean) => {
+      const sentences: string[] = [];
+      let length = 0;
+      let linked = 0;
+      while (length < chars) {
+        const words = Array.from({ length: 8 + Math.floor(next() * 14) }, () => pick(vocabulary));
+        if (linked < links) {
+          words.splice(Math.floor(next() * words.length), 0, `[[${pick(titles)}]]`);
+          linked++;
+        }
+        const citation = cite && next() < 0.5 ? ` [${1 + Math.floor(next() * 3)}]` : '';
+        const sentence = `${words.join(' ')}${citation}.`;
+        sentences.push(sentence[0]!.toUpperCase() + sentence.slice(1));
+        length += sentence.length + 1;
+      }
+      return sentences.join(' ');
+    };
+    const chars = () => 200 + Math.floor(next() * 1300);
+    const answer = (wordCount: number) => {
+      const words = Array.from({ length: wordCount }, () => pick(vocabulary));
+      return `${words.join(' ')} [1].`;
+    };
+
+    /** One turn through the service; with `rollBack` the two new messages are deleted afterwards. */
+    const turn = async (sessionId: string | undefined, text: string, rollBack: boolean) => {
+      const modelBefore = model.busyMs;
+      const started = performance.now();
+      const { session, userMessage, assistantMessage, done } = await chat.send({ sessionId, text });
+      // What the host answers chat:send with (the browser host serializes it as JSON).
+      JSON.stringify({ session, userMessage, assistantMessage });
+      const committed = performance.now();
+      const modelAtCommit = model.busyMs;
+      await done;
+      const finished = performance.now();
+      if (rollBack) {
+        db.prepare('DELETE FROM messages WHERE id IN (?, ?)').run(userMessage!.id, assistantMessage.id);
+      }
+      return {
+        sessionId: session.id,
+        overheadMs: finished - started - (model.busyMs - modelBefore),
+        committedMs: committed - started - (modelAtCommit - modelBefore),
+        modelMs: model.busyMs - modelBefore,
+      };
+    };
+
+    const figures: ChatLengthFigures[] = [];
+    for (const messages of lengths) {
+      // Fill the session through the service: questions of 200–1,500 characters, a third linking notes,
+      // and answers of the same lengths with citations. This also warms the code up.
+      let sessionId: string | undefined;
+      for (let count = 0; count < messages; count += 2) {
+        model.reply = prose(chars(), 0, true);
+        const links = next() < 1 / 3 ? 1 + Math.floor(next() * 2) : 0;
+        sessionId = (await turn(sessionId, prose(chars(), links, false), false)).sessionId;
+      }
+      if (chat.session(sessionId!).messages.length !== messages)
+        throw new Error('The session did not fill up.');
+      const measured: ChatLengthFigures = { messages, overheadMs: [], committedMs: [], modelMs: [] };
+      // Each measured turn is deleted again, so every one sees exactly `messages` earlier messages.
+      for (let round = -20; round < turns; round++) {
+        model.reply = answer(60);
+        const question = `What does [[${pick(titles)}]] say about ${prose(80, 0, false).toLowerCase().slice(0, -1)}?`;
+        const timing = await turn(sessionId, question, true);
+        if (round < 0) continue; // warm-up
+        measured.overheadMs.push(timing.overheadMs);
+        measured.committedMs.push(timing.committedMs);
+        measured.modelMs.push(timing.modelMs);
+      }
+      figures.push(measured);
+    }
+    return { notes: titles.length, turns, lengths: figures };
+  } finally {
+    chat.stopAll();
+    await vault.dispose();
+    await index.close();
+    await pool.dispose();
+    db.close();
+    rmSync(base, { recursive: true, force: true });
+  }
+}
