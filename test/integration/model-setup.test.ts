@@ -152,7 +152,11 @@ describe('background summaries', () => {
     expect(app!.summaries.summaryFor('Gardening.md')).toMatchObject({ source: 'llm' });
 
     writeFileSync(join(workspace.vault, 'Gardening.md'), '# Gardening\n\nBeans climb anything.\n');
-    await waitFor(() => server.chatRequests.length === 4, 10_000, 'the edited note summarized');
+    // Asked about the new content, and its answer cached for the note's new hash.
+    const editDone = () =>
+      server.chatRequests.length >= 4 && app!.summaries.summaryFor('Gardening.md')?.source === 'llm';
+    await waitFor(editDone, 10_000, 'the edited note summarized and cached');
+    expect(server.chatRequests).toHaveLength(4);
     expect(JSON.stringify(server.chatRequests[3]?.messages)).toContain('Beans climb anything');
 
     await app!.dispose();
