@@ -80,7 +80,7 @@ export class ChatService {
     const vault = this.options.vault();
     const model = this.options.model();
     const session = input.sessionId
-      ? this.summary(input.sessionId)
+      ? this.options.store.sessionSummary(input.sessionId)
       : store.createSession(vault.root, titleFrom(text));
     this.assertIdle(session.id);
     const numbers = (path: string, title: string) => store.documentNumber(session.id, path, title);
@@ -95,7 +95,11 @@ export class ChatService {
     });
     store.addReferences(userMessage.id, direct.references);
     const started = this.answer(session.id, model);
-    return { ...started, session: this.summary(session.id), userMessage: store.message(userMessage.id) };
+    return {
+      ...started,
+      session: this.options.store.sessionSummary(session.id),
+      userMessage: store.message(userMessage.id),
+    };
   }
 
   /** Answers the last user message again, after a failed or stopped answer. */
@@ -107,7 +111,7 @@ export class ChatService {
       .at(-1);
     if (!last) throw new AppError('invalid-input', 'There is no question to retry in this session.');
     const started = this.answer(sessionId, this.options.model());
-    return { ...started, session: this.summary(sessionId), userMessage: null };
+    return { ...started, session: this.options.store.sessionSummary(sessionId), userMessage: null };
   }
 
   /** Aborts the running answer; what was streamed so far is kept and marked stopped. */
@@ -122,10 +126,6 @@ export class ChatService {
 
   isRunning(sessionId: string): boolean {
     return this.running.has(sessionId);
-  }
-
-  private summary(id: string): SessionSummary {
-    return this.options.store.sessionSummary(id);
   }
 
   private assertIdle(sessionId: string): void {
