@@ -3,9 +3,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
+import { IndexStore, storedResolution } from '../../src/main/index/index-store';
 import { indexFileFor } from '../../src/main/storage/index-database';
+import { VaultLinkResolver, linkKey } from '../../src/shared/links/link-resolver';
 import type { IndexChange } from '../../src/shared/index-domain';
 import { startIndexedApp } from '../support/indexed-app';
+import { writeSyntheticVault } from '../support/synthetic-vault';
 import { resourcesDir, tempWorkspace, waitFor } from '../support/temp-vault';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -102,6 +105,65 @@ describe('indexing the sample vault', () => {
     writeFileSync(file, 'this is not a database'.repeat(100));
     const again = await indexed(ws.dataDir, ws.vault);
     expect(again.index.status().report).toMatchObject({ notes: 13, parsed: 13, broken: 1 });
+  });
+});
+
+describe('a cold index', () => {
+  it('resolves every link as a resolver that knows the whole vault does, and builds its lookup indexes', async () => {
+    const ws = workspace();
+    writeSyntheticVault(join(ws.vault, 'synthetic'), { notes: 400, seed: 7 });
+    // Early notes link to aliases, headings and blocks of notes parsed in later batches, and to an alias
+    // two late notes share: what a note announced by name only cannot answer at write time.
+    for (let index = 0; index < 300; index++) {
+      const other = String(299 - index).padStart(3, '0');
+      writeFileSync(
+        join(ws.vault, `n${String(index).padStart(3, '0')}.md`),
+        [
+          `---\naliases: [Alias ${String(index).padStart(3, '0')}${index >= 290 ? ', Shared alias' : ''}]\n---`,
+          `# Heading ${String(index).padStart(3, '0')}`,
+          `A paragraph. ^block${index}`,
+          `[[Alias ${other}]] [[n${other}#Heading ${other}]] [[n${other}#^block${299 - index}]]`,
+          `[[n${other}#No such heading]] [[Shared alias]] [[Alias 999]]`,
+        ].join('\n\n'),
+      );
+    }
+    const app = await indexed(ws.dataDir, ws.vault);
+    const db = app.index.database();
+    const store = new IndexStore(db, linkKey);
+    const resolver = new VaultLinkResolver(store.resolverNotes(), store.attachmentStates().keys());
+    const links = store.linksPage(0, 1_000_000);
+    expect(links.length).toBeGreaterThan(6000);
+    const differing = links.filter(
+      (link) =>
+        JSON.stringify(storedResolution(resolver.resolve(link, link.source))) !==
+        JSON.stringify({
+          resolved: link.resolved,
+          status: link.status,
+          candidates: link.candidates,
+          viaAlias: link.viaAlias,
+          subpathLine: link.subpathLine,
+          reason: link.reason,
+        }),
+    );
+    expect(differing).toEqual([]);
+    const statuses = new Set(links.map((link) => `${link.status}${link.viaAlias ? ' via alias' : ''}`));
+    expect([...statuses].sort()).toEqual([
+      'ambiguous',
+      'ambiguous via alias',
+      'broken',
+      'broken-subpath',
+      'resolved',
+      'resolved via alias',
+    ]);
+    const indexes = db
+      .prepare<[], { name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'",
+      )
+      .all()
+      .map(({ name }) => name);
+    expect(indexes).toEqual(
+      expect.arrayContaining(['links_note', 'links_key', 'links_resolved', 'tags_key']),
+    );
   });
 });
 

@@ -86,6 +86,32 @@ const migrations: readonly Migration[] = [
     `),
 ];
 
+/**
+ * The indexes that serve lookups (backlinks, a note's links, headings, tags) rather than uniqueness. A
+ * cold index drops them and builds them once at the end: maintaining them row by row made the link writes
+ * of a 10k-note vault three times slower (2.8 s against 0.8 s plus 0.3 s to build them afterwards).
+ */
+const lookupIndexes: readonly string[] = [
+  'links_note ON links(note_id)',
+  'links_key ON links(link_key)',
+  'links_resolved ON links(resolved)',
+  'headings_note ON headings(note_id)',
+  'blocks_note ON blocks(note_id)',
+  'tags_note ON tags(note_id)',
+  'tags_key ON tags(tag_key)',
+  'aliases_note ON aliases(note_id)',
+];
+
+/** Drops the lookup indexes before a cold index fills the tables. */
+export function dropLookupIndexes(db: SqliteDatabase): void {
+  for (const index of lookupIndexes) db.exec(`DROP INDEX IF EXISTS ${index.split(' ')[0]}`);
+}
+
+/** Builds whichever lookup indexes are missing (after a cold index, or one that was interrupted). */
+export function createLookupIndexes(db: SqliteDatabase): void {
+  for (const index of lookupIndexes) db.exec(`CREATE INDEX IF NOT EXISTS ${index}`);
+}
+
 /** The index file for a vault: one per vault folder, named after it and a hash of its absolute path. */
 export function indexFileFor(dataDir: string, vaultRoot: string): string {
   const hash = createHash('sha256').update(vaultRoot).digest('hex').slice(0, 16);
@@ -108,5 +134,7 @@ export function openIndexDatabase(file: string, onNotice?: (message: string) => 
   // run-to-run noise and cost 40 MB of memory).
   db.pragma('cache_size = -16384');
   db.pragma('temp_store = MEMORY');
+  // A cold index interrupted by a crash leaves the tables without their lookup indexes.
+  createLookupIndexes(db);
   return db;
 }

@@ -1,6 +1,6 @@
 import type { LinkStatus } from '../index-domain';
 import type { BlockFact, HeadingFact } from '../markdown/note-facts';
-import { folderOf, isNoteFile, lastSegment, nameKey, withoutMd } from './link-keys';
+import { folderOf, headingKey, isNoteFile, lastSegment, nameKey, withoutMd } from './link-keys';
 import { findSubpath } from './subpath';
 
 export { fileKeys, linkKey } from './link-keys';
@@ -63,6 +63,8 @@ export class VaultLinkResolver {
   private readonly attachmentsByName = new Map<string, string[]>();
   private readonly attachmentsByPath = new Map<string, string>();
   private readonly notesByAlias = new Map<string, string[]>();
+  /** Each note's headings as link keys, computed on first use: a cold index checks ~15k subpaths. */
+  private readonly headingKeys = new WeakMap<ResolverNote, string[]>();
 
   constructor(notes: Iterable<ResolverNote> = [], attachments: Iterable<string> = []) {
     for (const note of notes) this.setNote(note);
@@ -103,9 +105,20 @@ export class VaultLinkResolver {
     if (!found.path) return found;
     if (found.kind !== 'note' || !link.subpath) return found;
     const note = this.notes.get(found.path);
-    const match = note ? findSubpath(note, link.subpath) : { line: null, reason: null };
+    const match = note
+      ? findSubpath(note, link.subpath, this.headingKeysOf(note))
+      : { line: null, reason: null };
     if (match.line !== null) return { ...found, subpathLine: match.line };
     return { ...found, status: 'broken-subpath', subpathLine: null, reason: match.reason };
+  }
+
+  private headingKeysOf(note: ResolverNote): string[] {
+    let keys = this.headingKeys.get(note);
+    if (!keys) {
+      keys = note.headings.map((heading) => headingKey(heading.text));
+      this.headingKeys.set(note, keys);
+    }
+    return keys;
   }
 
   private self(fromPath: string): LinkResolution {

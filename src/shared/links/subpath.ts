@@ -14,6 +14,7 @@ interface SubpathTarget {
 export function findSubpath(
   note: SubpathTarget,
   subpath: string,
+  headingKeys: readonly string[] = note.headings.map((heading) => headingKey(heading.text)),
 ): { line: number | null; reason: string | null } {
   const name = lastSegment(note.path).replace(/\.md$/i, '');
   if (subpath.startsWith('^')) {
@@ -29,22 +30,22 @@ export function findSubpath(
     .filter((segment) => segment !== '');
   if (segments.length === 0) return { line: null, reason: null };
   const wanted = segments[segments.length - 1]!;
-  const ancestors: HeadingFact[] = [];
-  for (const heading of note.headings) {
-    while (ancestors.length > 0 && ancestors[ancestors.length - 1]!.level >= heading.level) ancestors.pop();
-    if (headingKey(heading.text) === wanted && isSubsequence(segments.slice(0, -1), ancestors)) {
-      return { line: heading.line, reason: null };
-    }
-    ancestors.push(heading);
+  const ancestors: { level: number; key: string }[] = [];
+  for (let index = 0; index < note.headings.length; index++) {
+    const { level, line } = note.headings[index]!;
+    const key = headingKeys[index]!;
+    while (ancestors.length > 0 && ancestors[ancestors.length - 1]!.level >= level) ancestors.pop();
+    if (key === wanted && isSubsequence(segments.slice(0, -1), ancestors)) return { line, reason: null };
+    ancestors.push({ level, key });
   }
   const shown = subpath.split('#').join(' › ');
   return { line: null, reason: `No heading “${shown}” in “${name}”.` };
 }
 
-function isSubsequence(segments: string[], ancestors: HeadingFact[]): boolean {
+function isSubsequence(segments: string[], ancestors: { key: string }[]): boolean {
   let next = 0;
   for (const ancestor of ancestors) {
-    if (next < segments.length && headingKey(ancestor.text) === segments[next]) next++;
+    if (next < segments.length && ancestor.key === segments[next]) next++;
   }
   return next === segments.length;
 }
