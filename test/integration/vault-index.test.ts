@@ -67,6 +67,31 @@ describe('indexing the sample vault', () => {
     expect(hits[0]?.snippet).toContain('\u0002');
   });
 
+  it('searches with title matches first, snippets for every hit, and folder and tag filters', async () => {
+    const ws = sampleWorkspace();
+    const app = await indexed(ws.dataDir, ws.vault);
+    const all = app.index.search({ query: 'notes' });
+    expect(all.length).toBeGreaterThan(5);
+    expect(all.map((hit) => hit.score)).toEqual([...all.map((hit) => hit.score)].sort((a, b) => b - a));
+    expect(all.every((hit) => hit.snippet.includes('\u0002') && hit.title.length > 0)).toBe(true);
+    expect(all.slice(0, 3).every((hit) => /notes/i.test(hit.title))).toBe(true);
+    const inConcepts = app.index.search({ query: 'notes', folder: 'concepts' });
+    expect(inConcepts.length).toBeGreaterThan(0);
+    expect(inConcepts.every((hit) => hit.path.startsWith('concepts/'))).toBe(true);
+    expect(inConcepts.map((hit) => hit.path)).toEqual(
+      all.filter((hit) => hit.path.startsWith('concepts/')).map((hit) => hit.path),
+    );
+    const pkm = app.index.search({ query: 'notes', tag: '#pkm' }).map((hit) => hit.path);
+    expect(pkm.sort()).toEqual([
+      'Zettelkasten method.md',
+      'concepts/Atomic notes.md',
+      'concepts/Permanent notes.md',
+      'concepts/Progressive summarization.md',
+    ]);
+    expect(app.index.search({ query: 'notes', limit: 2 })).toEqual(all.slice(0, 2));
+    expect(app.index.search({ query: 'zzzunmatched' })).toEqual([]);
+  });
+
   it('re-parses nothing on a warm start, only what changed while closed, and drops deleted notes', async () => {
     const ws = sampleWorkspace();
     await (await indexed(ws.dataDir, ws.vault)).dispose();
