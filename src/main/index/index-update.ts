@@ -200,11 +200,16 @@ export class IndexUpdate {
           store.db.exec('BEGIN');
           this.batchStarted = performance.now();
         }
-        // A savepoint within the batch: a slice that throws leaves nothing half-written.
-        store.db.transaction(() => {
+        // No savepoint per slice: releasing one makes FTS5 flush its pending terms, as a commit does. A
+        // slice that throws rolls the whole batch back; those notes are parsed again next time.
+        try {
           do this.writeOutcome(outcomes[next++]!, known);
           while (next < outcomes.length && performance.now() < deadline);
-        })();
+        } catch (error) {
+          this.batchStarted = null;
+          store.db.exec('ROLLBACK');
+          throw error;
+        }
         this.commit(false);
       }
     });

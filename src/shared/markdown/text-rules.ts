@@ -5,6 +5,8 @@ const tagPattern = /(?:^|(?<=\s))#([\p{L}\p{N}_\-/]+)/gu;
 
 export function tagsIn(text: string): string[] {
   const tags: string[] = [];
+  // Most text runs hold no `#`; the pattern's look-behind is slow to fail on each of their characters.
+  if (!text.includes('#')) return tags;
   for (const match of text.matchAll(tagPattern)) {
     const tag = match[1]!.replace(/\/+$/, '');
     if (tag !== '' && !/^[\d/]+$/.test(tag)) tags.push(tag);
