@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
-import { IndexStore, storedResolution } from '../../src/main/index/index-store';
+import { IndexStore } from '../../src/main/index/index-store';
+import { LinkResolutions, storedResolution } from '../../src/main/index/link-resolutions';
 import { indexFileFor } from '../../src/main/storage/index-database';
 import { VaultLinkResolver, linkKey } from '../../src/shared/links/link-resolver';
 import type { IndexChange } from '../../src/shared/index-domain';
@@ -156,7 +157,7 @@ describe('a cold index', () => {
     const db = app.index.database();
     const store = new IndexStore(db, linkKey);
     const resolver = new VaultLinkResolver(store.resolverNotes(), store.attachmentStates().keys());
-    const links = store.linksPage(0, 1_000_000);
+    const links = new LinkResolutions(db).linksPage(0, 1_000_000);
     expect(links.length).toBeGreaterThan(6000);
     const differing = links.filter(
       (link) =>

@@ -1,7 +1,8 @@
-import type { IndexWarning, LinkStatus, ResolvedLink } from '../../shared/index-domain';
+import type { IndexWarning } from '../../shared/index-domain';
 import type { ResolverNote } from '../../shared/links/link-resolver';
 import { linkOccurrences, type LinkOccurrence } from '../../shared/markdown/note-links';
 import type { SqliteDatabase } from '../storage/database';
+import type { StoredResolution } from './link-resolutions';
 import type { ParsedNote } from './parsed-note';
 
 export interface FileState {
@@ -10,88 +11,13 @@ export interface FileState {
   hash: string;
 }
 
-/** How a link resolved, as stored (candidates as JSON, flags as 0/1). */
-export interface StoredResolution {
-  resolved: string | null;
-  status: LinkStatus;
-  candidates: string | null;
-  viaAlias: number;
-  subpathLine: number | null;
-  reason: string | null;
-}
-
-/** A link as the resolver needs it, with what it resolved to last time. */
-export interface LinkToResolve extends StoredResolution {
-  id: number;
-  source: string;
-  target: string;
-  subpath: string | null;
-}
-
-export type LinkResolutionRow = StoredResolution & { id: number };
-
 /** Some paths, and every path inside some folders. */
 export interface StateScope {
   paths: string[];
   folders: string[];
 }
 
-/** A resolver result in the shape the links table stores. */
-export function storedResolution(resolution: {
-  path: string | null;
-  status: LinkStatus;
-  candidates: string[];
-  viaAlias: boolean;
-  subpathLine: number | null;
-  reason: string | null;
-}): StoredResolution {
-  return {
-    resolved: resolution.path,
-    status: resolution.status,
-    candidates: resolution.candidates.length > 0 ? JSON.stringify(resolution.candidates) : null,
-    viaAlias: resolution.viaAlias ? 1 : 0,
-    subpathLine: resolution.subpathLine,
-    reason: resolution.reason,
-  };
-}
-
-export function sameResolution(a: StoredResolution, b: StoredResolution): boolean {
-  return (
-    a.resolved === b.resolved &&
-    a.status === b.status &&
-    a.candidates === b.candidates &&
-    a.viaAlias === b.viaAlias &&
-    a.subpathLine === b.subpathLine &&
-    a.reason === b.reason
-  );
-}
-
-interface LinkRow {
-  source: string;
-  line: number;
-  col: number;
-  raw: string;
-  kind: string;
-  embed: number;
-  target: string;
-  subpath: string | null;
-  display: string | null;
-  resolved: string | null;
-  status: string;
-  candidates: string | null;
-  via_alias: number;
-  subpath_line: number | null;
-  reason: string | null;
-  context: string;
-}
-
-const resolveSelect = `SELECT l.id, n.path AS source, l.target, l.subpath, l.resolved, l.status, l.candidates,
-  l.via_alias AS viaAlias, l.subpath_line AS subpathLine, l.reason FROM links l JOIN notes n ON n.id = l.note_id`;
-
-const linkColumns = `n.path AS source, l.line, l.col, l.raw, l.kind, l.embed, l.target, l.subpath, l.display,
-  l.resolved, l.status, l.candidates, l.via_alias, l.subpath_line, l.reason, l.context`;
-
-/** The SQL behind a vault's index: writes parsed notes, reads links, backlinks and health. */
+/** The SQL that writes a vault's index: parsed notes, attachments, warnings; and the files' states. */
 export class IndexStore {
   private readonly statements;
 
@@ -129,10 +55,6 @@ export class IndexStore {
          ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms`,
       ),
       deleteAttachment: db.prepare('DELETE FROM attachments WHERE path = ?'),
-      updateResolution: db.prepare(
-        `UPDATE links SET resolved = @resolved, status = @status, candidates = @candidates,
-           via_alias = @viaAlias, subpath_line = @subpathLine, reason = @reason WHERE id = @id`,
-      ),
     };
   }
 
@@ -298,117 +220,4 @@ export class IndexStore {
   clearFileWarning(path: string): void {
     this.statements.deleteFileWarning.run(path);
   }
-
-  /** Links whose resolution may change: their key is affected, or they point at a changed file. */
-  linksToResolve(scope: { keys: Iterable<string>; paths: Iterable<string> }): LinkToResolve[] {
-    const select = resolveSelect;
-    const keys = JSON.stringify([...new Set(scope.keys)]);
-    const paths = JSON.stringify([...new Set(scope.paths)]);
-    // A UNION of three indexed lookups: with OR, SQLite scans every link.
-    return this.db
-      .prepare<[string, string, string], LinkToResolve>(
-        `${select} WHERE l.link_key IN (SELECT value FROM json_each(?))
-         UNION ${select} WHERE l.resolved IN (SELECT value FROM json_each(?))
-         UNION ${select} WHERE n.path IN (SELECT value FROM json_each(?))`,
-      )
-      .all(keys, paths, paths);
-  }
-
-  /** The links with the given ids. */
-  linksWithIds(ids: readonly number[]): LinkToResolve[] {
-    return this.db
-      .prepare<[string], LinkToResolve>(`${resolveSelect} WHERE l.id IN (SELECT value FROM json_each(?))`)
-      .all(JSON.stringify(ids));
-  }
-
-  /** Every link, `limit` at a time after link id `afterId`: pages keep each query short. */
-  linksPage(afterId: number, limit: number): LinkToResolve[] {
-    return this.db
-      .prepare<[number, number], LinkToResolve>(`${resolveSelect} WHERE l.id > ? ORDER BY l.id LIMIT ?`)
-      .all(afterId, limit);
-  }
-
-  updateResolutions(rows: LinkResolutionRow[]): void {
-    for (const row of rows) this.statements.updateResolution.run(row);
-  }
-
-  counts() {
-    return this.db
-      .prepare<
-        [],
-        {
-          notes: number;
-          attachments: number;
-          links: number;
-          broken: number;
-          ambiguous: number;
-          brokenSubpaths: number;
-        }
-      >(
-        // One pass over the links rather than one per status.
-        `SELECT (SELECT count(*) FROM notes) AS notes,
-                (SELECT count(*) FROM attachments) AS attachments,
-                count(*) AS links,
-                coalesce(sum(status = 'broken'), 0) AS broken,
-                coalesce(sum(status = 'ambiguous'), 0) AS ambiguous,
-                coalesce(sum(status = 'broken-subpath'), 0) AS brokenSubpaths
-         FROM links`,
-      )
-      .get()!;
-  }
-
-  warnings(): IndexWarning[] {
-    return this.db.prepare<[], IndexWarning>('SELECT path, message FROM warnings ORDER BY path, rowid').all();
-  }
-
-  /** Every link, in source order; only those with a status in `statuses` when given. */
-  links(statuses?: LinkStatus[]): ResolvedLink[] {
-    const where = statuses ? `WHERE l.status IN (SELECT value FROM json_each(?))` : '';
-    const statement = this.db.prepare<unknown[], LinkRow>(
-      `SELECT ${linkColumns} FROM links l JOIN notes n ON n.id = l.note_id ${where} ORDER BY n.path, l.line, l.col`,
-    );
-    const rows = statuses ? statement.all(JSON.stringify(statuses)) : statement.all();
-    return rows.map(toResolvedLink);
-  }
-
-  outgoing(path: string): ResolvedLink[] {
-    return this.db
-      .prepare<[string], LinkRow>(
-        `SELECT ${linkColumns} FROM links l JOIN notes n ON n.id = l.note_id WHERE n.path = ? ORDER BY l.line, l.col`,
-      )
-      .all(path)
-      .map(toResolvedLink);
-  }
-
-  /** Links from other notes (and from the note itself) that resolve to `path`. */
-  backlinks(path: string): ResolvedLink[] {
-    return this.db
-      .prepare<[string], LinkRow>(
-        `SELECT ${linkColumns} FROM links l JOIN notes n ON n.id = l.note_id
-         WHERE l.resolved = ? AND l.status != 'broken' ORDER BY n.path, l.line, l.col`,
-      )
-      .all(path)
-      .map(toResolvedLink);
-  }
-}
-
-function toResolvedLink(row: LinkRow): ResolvedLink {
-  return {
-    source: row.source,
-    line: row.line,
-    column: row.col,
-    raw: row.raw,
-    kind: row.kind === 'markdown' ? 'markdown' : 'wikilink',
-    embed: row.embed === 1,
-    target: row.target,
-    subpath: row.subpath,
-    display: row.display,
-    resolved: row.resolved,
-    status: row.status as LinkStatus,
-    candidates: row.candidates ? (JSON.parse(row.candidates) as string[]) : [],
-    viaAlias: row.via_alias === 1,
-    subpathLine: row.subpath_line,
-    reason: row.reason,
-    context: row.context,
-  };
 }

@@ -1,26 +1,23 @@
 import { availableParallelism } from 'node:os';
 import type { IndexProgress } from '../../shared/index-domain';
 import type { VaultLinkResolver } from '../../shared/links/link-resolver';
+import type { FileStat } from './file-stats';
+import type { FileState, IndexStore } from './index-store';
 import {
   sameResolution,
   storedResolution,
-  type FileState,
-  type IndexStore,
   type LinkResolutionRow,
+  type LinkResolutions,
   type StoredResolution,
-} from './index-store';
+} from './link-resolutions';
 import type { ParseOutcome } from './parsed-note';
 import type { ParserPool } from './parser-pool';
 import { createLookupIndexes } from '../storage/index-database';
 
-export interface FileStat {
-  size: number;
-  mtimeMs: number;
-}
-
 export interface IndexUpdateOptions {
   root: string;
   store: IndexStore;
+  resolutions: LinkResolutions;
   resolver: VaultLinkResolver;
   aliases: Map<string, string[]>;
   pool: ParserPool;
@@ -160,18 +157,18 @@ export class IndexUpdate {
 
   /** Re-resolves the links the changes can affect, and reports the pass as done. */
   async finish(): Promise<void> {
-    const { store, resolver, full } = this.options;
+    const { store, resolutions, resolver, full } = this.options;
     // Links were resolved as they were written; only those that depended on notes not yet parsed can
     // change here. Pages of links, a turn of the event loop each, so requests are answered meanwhile.
-    const scoped = full ? null : store.linksToResolve({ keys: this.keys, paths: this.changedPaths });
+    const scoped = full ? null : resolutions.linksToResolve({ keys: this.keys, paths: this.changedPaths });
     const provisional = this.provisional;
     let afterId = 0;
     for (let offset = 0; ; offset += resolutionsPerPage) {
       const links = scoped
         ? scoped.slice(offset, offset + resolutionsPerPage)
         : provisional
-          ? store.linksWithIds(provisional.slice(offset, offset + resolutionsPerPage))
-          : store.linksPage(afterId, resolutionsPerPage);
+          ? resolutions.linksWithIds(provisional.slice(offset, offset + resolutionsPerPage))
+          : resolutions.linksPage(afterId, resolutionsPerPage);
       if (links.length === 0) break;
       afterId = links.at(-1)!.id;
       const rows: LinkResolutionRow[] = [];
@@ -179,7 +176,7 @@ export class IndexUpdate {
         const now = storedResolution(resolver.resolve(link, link.source));
         if (!sameResolution(link, now)) rows.push({ id: link.id, ...now });
       }
-      if (rows.length > 0) store.db.transaction(() => store.updateResolutions(rows))();
+      if (rows.length > 0) store.db.transaction(() => resolutions.updateResolutions(rows))();
       await nextTurn();
     }
     // After the resolutions, so that rewriting them does not also rewrite the indexes.

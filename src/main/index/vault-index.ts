@@ -1,5 +1,3 @@
-import { statSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
 import type {
   IndexChange,
   NoteInfo,
@@ -12,21 +10,22 @@ import type {
   TagCount,
   VaultHealth,
 } from '../../shared/index-domain';
-import { VaultLinkResolver, fileKeys, linkKey } from '../../shared/links/link-resolver';
+import { fileKeys } from '../../shared/links/link-resolver';
 import { AppError } from '../app-error';
 import type { AppEvents } from '../app-events';
 import type { SqliteDatabase } from '../storage/database';
-import { dropLookupIndexes, indexFileFor, openIndexDatabase } from '../storage/index-database';
+import { dropLookupIndexes } from '../storage/index-database';
 import type { VaultFiles } from '../vault/vault-files';
 import { isNotePath } from '../vault/vault-files';
 import type { FileEvent } from '../vault/vault-watcher';
-import { IndexStore } from './index-store';
-import { NoteCatalog, type NoteHash } from './note-catalog';
-import { NoteSearch } from './note-search';
+import type { NoteHash } from './note-catalog';
+import { openIndex, type OpenIndex } from './open-index';
 import { RenameDetector } from './rename-detector';
 import type { ParserPool } from './parser-pool';
-import { IndexUpdate, type FileStat } from './index-update';
+import { statAll, type FileStat } from './file-stats';
+import { IndexUpdate } from './index-update';
 import { linksInNote } from './links-in-note';
+import { summarizeBatch } from './watch-batch';
 
 export interface VaultIndexOptions {
   dataDir: string;
@@ -35,20 +34,6 @@ export interface VaultIndexOptions {
   /** Shown to the user: an index that had to be rebuilt, and similar. */
   onNotice: (message: string) => void;
 }
-
-interface OpenIndex {
-  root: string;
-  db: SqliteDatabase;
-  store: IndexStore;
-  search: NoteSearch;
-  catalog: NoteCatalog;
-  resolver: VaultLinkResolver;
-  /** Aliases per note path, to know which keys a note answered to before it changed. */
-  aliases: Map<string, string[]>;
-  controller: AbortController;
-}
-
-const statSliceMs = 8;
 
 /**
  * The derived index of the open vault: brought up to date on open (re-parsing only what changed), kept
@@ -67,19 +52,7 @@ export class VaultIndex {
   /** Opens the index of `root` and brings it up to date with `files`; resolves when indexing is done. */
   open(root: string, files: VaultFiles): Promise<IndexReport> {
     this.closeNow();
-    const db = openIndexDatabase(indexFileFor(this.options.dataDir, root), this.options.onNotice);
-    const store = new IndexStore(db, linkKey);
-    const resolverNotes = store.resolverNotes();
-    const index: OpenIndex = {
-      root,
-      db,
-      store,
-      search: new NoteSearch(db),
-      catalog: new NoteCatalog(db),
-      resolver: new VaultLinkResolver(resolverNotes, store.attachmentStates().keys()),
-      aliases: new Map(resolverNotes.map((note) => [note.path, note.aliases])),
-      controller: new AbortController(),
-    };
+    const index = openIndex(root, this.options.dataDir, this.options.onNotice);
     this.current = index;
     return this.enqueue(() => this.refresh(index, files));
   }
@@ -113,29 +86,29 @@ export class VaultIndex {
   }
 
   report(ms = 0, parsed = 0): IndexReport {
-    const { store } = this.require();
-    return { ...store.counts(), warnings: store.warnings(), parsed, ms };
+    const { reads } = this.require();
+    return { ...reads.counts(), warnings: reads.warnings(), parsed, ms };
   }
 
   links(options: { broken?: boolean } = {}): ResolvedLink[] {
-    return this.require().store.links(options.broken ? ['broken', 'broken-subpath'] : undefined);
+    return this.require().reads.links(options.broken ? ['broken', 'broken-subpath'] : undefined);
   }
 
   outgoing(path: string): ResolvedLink[] {
-    return this.require().store.outgoing(path);
+    return this.require().reads.outgoing(path);
   }
 
   backlinks(path: string): ResolvedLink[] {
-    return this.require().store.backlinks(path);
+    return this.require().reads.backlinks(path);
   }
 
   health(): VaultHealth {
-    const { store } = this.require();
+    const { reads } = this.require();
     return {
-      broken: store.links(['broken']),
-      ambiguous: store.links(['ambiguous']),
-      brokenSubpaths: store.links(['broken-subpath']),
-      warnings: store.warnings(),
+      broken: reads.links(['broken']),
+      ambiguous: reads.links(['ambiguous']),
+      brokenSubpaths: reads.links(['broken-subpath']),
+      warnings: reads.warnings(),
     };
   }
 
@@ -253,24 +226,14 @@ export class VaultIndex {
   }
 
   private async applyBatch(index: OpenIndex, batch: FileEvent[]): Promise<void> {
-    const finalType = new Map<string, FileEvent['type']>();
-    const removedDirs: string[] = [];
-    for (const event of batch) {
-      if (event.type === 'unlinkDir') removedDirs.push(event.path);
-      else if (event.type !== 'addDir') finalType.set(event.path, event.type);
-    }
-    const scope = { paths: [...finalType.keys()], folders: removedDirs };
+    const { scope, removed, changed, firstEventAt } = summarizeBatch(batch);
     const known = index.store.noteStates(scope);
     const knownAttachments = index.store.attachmentStates(scope);
     const update = this.newUpdate(index, false);
-    const removed = (path: string) =>
-      finalType.get(path) === 'unlink' ||
-      (!finalType.has(path) && removedDirs.some((dir) => path.startsWith(`${dir}/`)));
     const removedNotes = [...known.keys()].filter(removed);
     update.deleteNotes(removedNotes);
     update.deleteAttachments([...knownAttachments.keys()].filter(removed));
 
-    const changed = [...finalType].filter(([, type]) => type !== 'unlink').map(([path]) => path);
     const attachmentStats = await statAll(
       index.root,
       changed.filter((path) => !isNotePath(path)),
@@ -289,11 +252,10 @@ export class VaultIndex {
     if (this.current !== index) return;
     // Counted when next asked for: counting 100k links after every edit would delay the update.
     this.reportStale = true;
-    const firstEvent = Math.min(...batch.map((event) => event.at));
     const change: IndexChange = {
       paths: [...update.changedPaths],
       renamed,
-      latencyMs: Date.now() - firstEvent,
+      latencyMs: Date.now() - firstEventAt,
     };
     this.options.events.emit('index:changed', change);
   }
@@ -302,6 +264,7 @@ export class VaultIndex {
     return new IndexUpdate({
       root: index.root,
       store: index.store,
+      resolutions: index.resolutions,
       resolver: index.resolver,
       aliases: index.aliases,
       pool: this.options.pool,
@@ -314,33 +277,5 @@ export class VaultIndex {
         this.options.events.emit('index:progress', progress);
       },
     });
-  }
-}
-
-/**
- * Size and mtime of each file; files that vanished meanwhile are left out. Synchronous calls in slices of
- * a few milliseconds: a promise per file cost a thread-pool round trip each (300 ms for 10k notes,
- * against 40 ms), and the slices still let requests through.
- */
-async function statAll(root: string, paths: string[]): Promise<Map<string, FileStat>> {
-  const stats = new Map<string, FileStat>();
-  let next = 0;
-  while (next < paths.length) {
-    const deadline = performance.now() + statSliceMs;
-    do {
-      const path = paths[next++]!;
-      const info = statOrNull(join(root, ...path.split('/')));
-      if (info?.isFile()) stats.set(path, { size: info.size, mtimeMs: info.mtimeMs });
-    } while (next < paths.length && performance.now() < deadline);
-    if (next < paths.length) await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  return stats;
-}
-
-function statOrNull(file: string): Stats | null {
-  try {
-    return statSync(file, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null; // unreadable or no longer a file: left for the parse to report
   }
 }
