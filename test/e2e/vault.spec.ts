@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppPage } from '../support/app-page';
 import { startKastenServer, type RunningServer } from '../support/kasten-server';
@@ -96,5 +97,43 @@ test('a vault opened by path is remembered across restarts', async ({ page }) =>
   } finally {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a vault of thousands of notes shows its tree at once and scrolls to the last note', async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  const base = mkdtempSync(join(tmpdir(), 'kasten-big-'));
+  const vault = join(base, 'vault');
+  for (const folder of ['archive', 'projects']) mkdirSync(join(vault, folder), { recursive: true });
+  for (let index = 0; index < 3000; index++)
+    writeFileSync(join(vault, 'archive', `Note ${String(index).padStart(4, '0')}.md`), `# Note ${index}\n`);
+  writeFileSync(join(vault, 'projects', 'Plan.md'), '# Plan\n\n[[Note 2999]]\n');
+  await server.stop();
+  server = await startKastenServer({ vault });
+  try {
+    await page.goto(server.url);
+    await expect(app.statusBar).toContainText('3001 notes');
+    await expect(app.note('Note 0000')).toBeVisible();
+    // Only the rows in view are in the page, not 3,000.
+    expect(await app.tree.getByRole('treeitem').count()).toBeLessThan(120);
+    await expect(app.folder('archive')).toContainText('3000');
+
+    await app.tree.evaluate((tree) => tree.parentElement!.scrollTo({ top: tree.scrollHeight }));
+    await app.note('Note 2999').click();
+    await expect(app.viewerTitle()).toHaveText('Note 2999');
+    await expect(app.note('Note 2999')).toHaveAttribute('class', /selected/);
+    await expect(app.note('Plan')).toBeVisible();
+
+    // A folder closes and opens again; what follows it moves up into view.
+    await app.tree.evaluate((tree) => tree.parentElement!.scrollTo({ top: 0 }));
+    await app.folder('archive').click();
+    await expect(app.note('Note 0000')).toHaveCount(0);
+    await expect(app.note('Plan')).toBeVisible();
+    await app.folder('archive').click();
+    await expect(app.note('Note 0000')).toBeVisible();
+  } finally {
+    rmSync(base, { recursive: true, force: true });
   }
 });
