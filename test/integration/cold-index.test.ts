@@ -1,0 +1,169 @@
+import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp, type KastenApp } from '../../src/main/app';
+import { AppEvents } from '../../src/main/app-events';
+import { IndexStore } from '../../src/main/index/index-store';
+import { LinkResolutions, storedResolution } from '../../src/main/index/link-resolutions';
+import { createParserPool, type ParserPool } from '../../src/main/index/parser-pool';
+import { VaultIndex } from '../../src/main/index/vault-index';
+import { scanVault } from '../../src/main/vault/vault-files';
+import type { IndexProgress } from '../../src/shared/index-domain';
+import { VaultLinkResolver, linkKey } from '../../src/shared/links/link-resolver';
+import { builtParserWorker } from '../support/built-worker';
+import { dumpIndex } from '../support/index-dump';
+import { startIndexedApp } from '../support/indexed-app';
+import { writeSyntheticVault } from '../support/synthetic-vault';
+import { resourcesDir, tempWorkspace } from '../support/temp-vault';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function workspace() {
+  const ws = tempWorkspace();
+  cleanups.push(ws.remove);
+  return ws;
+}
+
+async function indexed(dataDir: string, vault: string): Promise<KastenApp> {
+  const app = await startIndexedApp(dataDir, vault);
+  cleanups.push(() => app.dispose());
+  return app;
+}
+
+describe('a cold index', () => {
+  it('resolves every link as a resolver that knows the whole vault does, and builds its lookup indexes', async () => {
+    const ws = workspace();
+    writeSyntheticVault(join(ws.vault, 'synthetic'), { notes: 400, seed: 7 });
+    // Early notes link to aliases, headings and blocks of notes parsed in later batches, and to an alias
+    // two late notes share: what a note announced by name only cannot answer at write time.
+    for (let index = 0; index < 300; index++) {
+      const other = String(299 - index).padStart(3, '0');
+      writeFileSync(
+        join(ws.vault, `n${String(index).padStart(3, '0')}.md`),
+        [
+          `---\naliases: [Alias ${String(index).padStart(3, '0')}${index >= 290 ? ', Shared alias' : ''}]\n---`,
+          `# Heading ${String(index).padStart(3, '0')}`,
+          `A paragraph. ^block${index}`,
+          `[[Alias ${other}]] [[n${other}#Heading ${other}]] [[n${other}#^block${299 - index}]]`,
+          `[[n${other}#No such heading]] [[Shared alias]] [[Alias 999]]`,
+        ].join('\n\n'),
+      );
+    }
+    const app = await indexed(ws.dataDir, ws.vault);
+    const db = app.index.database();
+    const store = new IndexStore(db, linkKey);
+    const resolver = new VaultLinkResolver(store.resolverNotes(), store.attachmentStates().keys());
+    const links = new LinkResolutions(db).linksPage(0, 1_000_000);
+    expect(links.length).toBeGreaterThan(6000);
+    const differing = links.filter(
+      (link) =>
+        JSON.stringify(storedResolution(resolver.resolve(link, link.source))) !==
+        JSON.stringify({
+          resolved: link.resolved,
+          status: link.status,
+          candidates: link.candidates,
+          viaAlias: link.viaAlias,
+          subpathLine: link.subpathLine,
+          reason: link.reason,
+        }),
+    );
+    expect(differing).toEqual([]);
+    const statuses = new Set(links.map((link) => `${link.status}${link.viaAlias ? ' via alias' : ''}`));
+    expect([...statuses].sort()).toEqual([
+      'ambiguous',
+      'ambiguous via alias',
+      'broken',
+      'broken-subpath',
+      'resolved',
+      'resolved via alias',
+    ]);
+    const indexes = db
+      .prepare<[], { name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'",
+      )
+      .all()
+      .map(({ name }) => name);
+    expect(indexes).toEqual(
+      expect.arrayContaining(['links_note', 'links_key', 'links_resolved', 'tags_key']),
+    );
+  });
+  it('cancelled part-way keeps what it wrote, indexed, and the next open completes it exactly', async () => {
+    const ws = workspace();
+    writeSyntheticVault(ws.vault, { notes: 1500, seed: 11 });
+    const app = createApp({
+      host: 'cli',
+      version: '0.0.0',
+      dataDir: ws.dataDir,
+      resourcesDir,
+      vault: ws.vault,
+      watch: false,
+      parserWorker: builtParserWorker,
+    });
+    cleanups.push(() => app.dispose());
+    let cancelled = false;
+    cleanups.push(
+      app.events.subscribe((channel, payload) => {
+        const progress = payload as IndexProgress;
+        if (
+          channel === 'index:progress' &&
+          progress.state === 'indexing' &&
+          progress.done >= 300 &&
+          !cancelled
+        ) {
+          cancelled = true;
+          app.index.cancel();
+        }
+      }),
+    );
+    await app.start();
+    await app.index.whenIdle();
+    expect(cancelled).toBe(true);
+    expect(app.index.status().progress.state).toBe('cancelled');
+    const partial = app.index.database().prepare<[], { n: number }>('SELECT count(*) AS n FROM notes').get()!
+      .n;
+    expect(partial).toBeGreaterThanOrEqual(300);
+    expect(partial).toBeLessThan(1400);
+    const indexes = app.index
+      .database()
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index'")
+      .all()
+      .map(({ name }) => name);
+    expect(indexes).toEqual(expect.arrayContaining(['links_key', 'links_resolved', 'headings_note']));
+    await app.dispose();
+
+    const resumed = await indexed(ws.dataDir, ws.vault);
+    expect(resumed.index.status().report).toMatchObject({ parsed: expect.any(Number) });
+    const fresh = await indexed(workspace().dataDir, ws.vault);
+    expect(dumpIndex(resumed)).toEqual(dumpIndex(fresh));
+  });
+  it('re-resolves every link when a note it announced by name is gone by the time it is parsed', async () => {
+    const ws = workspace();
+    mkdirSync(ws.vault, { recursive: true });
+    for (let index = 0; index < 100; index++)
+      writeFileSync(join(ws.vault, `n${String(index).padStart(3, '0')}.md`), 'See [[zz target]].\n');
+    writeFileSync(join(ws.vault, 'zz target.md'), '# Target\n');
+    const files = await scanVault(ws.vault);
+    const inline = createParserPool(null);
+    // The file disappears between the scan and its parse (its batch is the last).
+    const racing: ParserPool = {
+      parse: (task, signal) => {
+        if (task.paths.includes('zz target.md')) unlinkSync(join(ws.vault, 'zz target.md'));
+        return inline.parse(task, signal);
+      },
+      dispose: () => inline.dispose(),
+    };
+    const index = new VaultIndex({
+      dataDir: ws.dataDir,
+      events: new AppEvents(),
+      pool: racing,
+      onNotice: () => {},
+    });
+    cleanups.push(() => index.close());
+    const report = await index.open(ws.vault, files);
+    expect(report).toMatchObject({ notes: 100, broken: 100 });
+    expect(index.links().every((link) => link.status === 'broken' && link.resolved === null)).toBe(true);
+  });
+});
