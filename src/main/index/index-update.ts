@@ -244,7 +244,8 @@ export class IndexUpdate {
     }
     const { note } = outcome;
     this.parsedHashes.set(note.path, note.hash);
-    store.clearFileWarning(note.path);
+    // A full pass starts with only the scan's file warnings (replaceFileWarnings): none is a note's.
+    if (!full) store.clearFileWarning(note.path);
     const before = known.get(note.path);
     if (!full && before?.hash === note.hash) {
       store.touchNote(note.path, note.size, note.mtimeMs);

@@ -8,7 +8,7 @@ export function nameKey(name: string): string {
 const nonAscii = /[^\x00-\x7f]/;
 
 export function withoutMd(name: string): string {
-  return name.replace(/\.md$/i, '');
+  return isNoteFile(name) ? name.slice(0, -3) : name;
 }
 
 export function lastSegment(path: string): string {
