@@ -48,11 +48,15 @@ function recordingStart(rule: (state: StateInline, silent: boolean) => boolean) 
     const start = state.pos;
     const before = state.tokens.length;
     const matched = rule(state, silent);
+    if (!matched || silent) return matched;
     // Pending text is flushed into a token first, so the opened token is the first link or image after it.
-    const opened = state.tokens
-      .slice(before)
-      .find((token) => token.type === 'link_open' || token.type === 'image');
-    if (matched && !silent && opened) tokenStarts.set(opened, start);
+    for (let index = before; index < state.tokens.length; index++) {
+      const token = state.tokens[index]!;
+      if (token.type === 'link_open' || token.type === 'image') {
+        tokenStarts.set(token, start);
+        break;
+      }
+    }
     return matched;
   };
 }
