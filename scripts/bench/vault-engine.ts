@@ -10,8 +10,9 @@ import { writeSyntheticVault } from '../../test/support/synthetic-vault.ts';
 export interface EngineFigures {
   notes: number;
   megabytes: number;
-  coldIndexMs: number;
-  warmOpenMs: number;
+  /** One figure per run (see combineRuns). */
+  coldIndexMs: number[];
+  warmOpenMs: number[];
   editLatencyMs: number[];
   editWallMs: number[];
   roundTripDuringIndexMs: number[];
@@ -118,8 +119,8 @@ export async function measureEngine(notes: number): Promise<EngineFigures> {
     return {
       notes: coldReport.notes,
       megabytes: written.bytes / 1048576,
-      coldIndexMs: coldReport.ms,
-      warmOpenMs: warmReport.ms,
+      coldIndexMs: [coldReport.ms],
+      warmOpenMs: [warmReport.ms],
       editLatencyMs,
       editWallMs,
       roundTripDuringIndexMs: roundTrips,
@@ -129,4 +130,23 @@ export async function measureEngine(notes: number): Promise<EngineFigures> {
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
+}
+
+/**
+ * Several runs as one: cold and warm times per run, the samples of edits, searches and round trips
+ * pooled, and the highest peak memory. On a shared machine one run can be 40 % off the next.
+ */
+export function combineRuns(runs: EngineFigures[]): EngineFigures {
+  const all = <T>(pick: (run: EngineFigures) => T[]) => runs.flatMap(pick);
+  return {
+    notes: runs[0]!.notes,
+    megabytes: runs[0]!.megabytes,
+    coldIndexMs: all((run) => run.coldIndexMs),
+    warmOpenMs: all((run) => run.warmOpenMs),
+    editLatencyMs: all((run) => run.editLatencyMs),
+    editWallMs: all((run) => run.editWallMs),
+    roundTripDuringIndexMs: all((run) => run.roundTripDuringIndexMs),
+    searchMs: all((run) => run.searchMs),
+    peakRssMb: Math.max(...runs.map((run) => run.peakRssMb)),
+  };
 }
