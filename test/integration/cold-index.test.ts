@@ -9,6 +9,7 @@ import { createParserPool, type ParserPool } from '../../src/main/index/parser-p
 import { VaultIndex } from '../../src/main/index/vault-index';
 import { scanVault } from '../../src/main/vault/vault-files';
 import type { IndexProgress } from '../../src/shared/index-domain';
+import { keyHash } from '../../src/shared/links/link-keys';
 import { VaultLinkResolver, linkKey } from '../../src/shared/links/link-resolver';
 import { builtParserWorker } from '../support/built-worker';
 import { dumpIndex } from '../support/index-dump';
@@ -54,7 +55,7 @@ describe('a cold index', () => {
     }
     const app = await indexed(ws.dataDir, ws.vault);
     const db = app.index.database();
-    const store = new IndexStore(db, linkKey);
+    const store = new IndexStore(db, (target) => keyHash(linkKey(target)));
     const resolver = new VaultLinkResolver(store.resolverNotes(), store.attachmentStates().keys());
     const links = new LinkResolutions(db).linksPage(0, 1_000_000);
     expect(links.length).toBeGreaterThan(6000);

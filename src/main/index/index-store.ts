@@ -23,7 +23,8 @@ export class IndexStore {
 
   constructor(
     readonly db: SqliteDatabase,
-    private readonly linkKey: (target: string, fromPath: string) => string,
+    /** The stored key of a link's target (see keyHash). */
+    private readonly linkKey: (target: string) => number,
   ) {
     this.statements = {
       noteId: db.prepare<[string], { id: number }>('SELECT id FROM notes WHERE path = ?'),
@@ -158,7 +159,7 @@ export class IndexStore {
         link.target,
         link.subpath,
         link.display,
-        this.linkKey(link.target, note.path),
+        this.linkKey(link.target),
         note.linkContexts[index] ?? '',
         to.resolved,
         to.status,

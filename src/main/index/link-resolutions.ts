@@ -1,4 +1,5 @@
 import type { LinkStatus } from '../../shared/index-domain';
+import { keyHash } from '../../shared/links/link-keys';
 import type { SqliteDatabase } from '../storage/database';
 
 /** How a link resolved, as stored (candidates as JSON, flags as 0/1). */
@@ -68,7 +69,7 @@ export class LinkResolutions {
   /** Links whose resolution may change: their key is affected, or they point at a changed file. */
   linksToResolve(scope: { keys: Iterable<string>; paths: Iterable<string> }): LinkToResolve[] {
     const select = resolveSelect;
-    const keys = JSON.stringify([...new Set(scope.keys)]);
+    const keys = JSON.stringify([...new Set([...scope.keys].map(keyHash))]);
     const paths = JSON.stringify([...new Set(scope.paths)]);
     // A UNION of three indexed lookups: with OR, SQLite scans every link.
     return this.db

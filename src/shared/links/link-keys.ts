@@ -50,3 +50,13 @@ export function headingKey(heading: string): string {
       .trim(),
   );
 }
+
+/** A link key as the index stores it: FNV-1a over its UTF-16 code units, a signed 32-bit integer. */
+export function keyHash(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < key.length; index++) {
+    hash ^= key.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash | 0;
+}
