@@ -2,6 +2,34 @@ import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { openDatabase, type Migration, type SqliteDatabase } from './database';
 
+/** The links table and its indexes; schema 1 keyed links by text, schema 2 by a hash (see keyHash). */
+function linksTable(keyType: 'TEXT' | 'INTEGER'): string {
+  return `
+      CREATE TABLE links (
+        id INTEGER PRIMARY KEY,
+        note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        embed INTEGER NOT NULL,
+        line INTEGER NOT NULL,
+        col INTEGER NOT NULL,
+        raw TEXT NOT NULL,
+        target TEXT NOT NULL,
+        subpath TEXT,
+        display TEXT,
+        link_key ${keyType} NOT NULL,
+        resolved TEXT,
+        status TEXT NOT NULL,
+        candidates TEXT,
+        via_alias INTEGER NOT NULL DEFAULT 0,
+        subpath_line INTEGER,
+        reason TEXT,
+        context TEXT NOT NULL
+      );
+      CREATE INDEX links_note ON links(note_id);
+      CREATE INDEX links_key ON links(link_key);
+      CREATE INDEX links_resolved ON links(resolved);`;
+}
+
 /**
  * Schema of a vault's index. Everything here is derived from the vault's files, so a schema change
  * simply rebuilds the index (see `derived` in openDatabase); the list still only grows.
@@ -49,29 +77,7 @@ const migrations: readonly Migration[] = [
         alias TEXT NOT NULL
       );
       CREATE INDEX aliases_note ON aliases(note_id);
-      CREATE TABLE links (
-        id INTEGER PRIMARY KEY,
-        note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
-        kind TEXT NOT NULL,
-        embed INTEGER NOT NULL,
-        line INTEGER NOT NULL,
-        col INTEGER NOT NULL,
-        raw TEXT NOT NULL,
-        target TEXT NOT NULL,
-        subpath TEXT,
-        display TEXT,
-        link_key TEXT NOT NULL,
-        resolved TEXT,
-        status TEXT NOT NULL,
-        candidates TEXT,
-        via_alias INTEGER NOT NULL DEFAULT 0,
-        subpath_line INTEGER,
-        reason TEXT,
-        context TEXT NOT NULL
-      );
-      CREATE INDEX links_note ON links(note_id);
-      CREATE INDEX links_key ON links(link_key);
-      CREATE INDEX links_resolved ON links(resolved);
+      ${linksTable('TEXT')}
       CREATE TABLE warnings (
         path TEXT NOT NULL,
         message TEXT NOT NULL,
@@ -89,29 +95,7 @@ const migrations: readonly Migration[] = [
   (db) =>
     db.exec(`
       DROP TABLE links;
-      CREATE TABLE links (
-        id INTEGER PRIMARY KEY,
-        note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
-        kind TEXT NOT NULL,
-        embed INTEGER NOT NULL,
-        line INTEGER NOT NULL,
-        col INTEGER NOT NULL,
-        raw TEXT NOT NULL,
-        target TEXT NOT NULL,
-        subpath TEXT,
-        display TEXT,
-        link_key INTEGER NOT NULL,
-        resolved TEXT,
-        status TEXT NOT NULL,
-        candidates TEXT,
-        via_alias INTEGER NOT NULL DEFAULT 0,
-        subpath_line INTEGER,
-        reason TEXT,
-        context TEXT NOT NULL
-      );
-      CREATE INDEX links_note ON links(note_id);
-      CREATE INDEX links_key ON links(link_key);
-      CREATE INDEX links_resolved ON links(resolved);
+      ${linksTable('INTEGER')}
     `),
 ];
 
