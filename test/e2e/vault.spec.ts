@@ -133,6 +133,23 @@ test('a vault of thousands of notes shows its tree at once and scrolls to the la
     await expect(app.note('Plan')).toBeVisible();
     await app.folder('archive').click();
     await expect(app.note('Note 0000')).toBeVisible();
+
+    // The keyboard: the tree is one tab stop, arrows move, End reaches the last row far below.
+    await app.folder('archive').click();
+    await app.folder('archive').click();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect(app.viewerTitle()).toHaveText('Note 0001');
+    await page.keyboard.press('End');
+    await expect(app.note('Plan')).toBeInViewport();
+    await page.keyboard.press('Enter');
+    await expect(app.viewerTitle()).toHaveText('Plan');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await expect(app.note('Plan')).toHaveCount(0);
+    await page.keyboard.press('ArrowRight');
+    await expect(app.note('Plan')).toBeVisible();
   } finally {
     rmSync(base, { recursive: true, force: true });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { visibleRows } from '../../../src/renderer/src/features/vault/tree-rows';
+import { treeKeyAction, visibleRows } from '../../../src/renderer/src/features/vault/tree-rows';
 import type { TreeEntry } from '../../../src/shared/domain';
 
 const note = (path: string): TreeEntry => ({
@@ -48,5 +48,36 @@ describe('the note tree rows', () => {
       ['a/deep', false],
       ['b', false],
     ]);
+  });
+});
+
+describe('keys in the note tree', () => {
+  // a, a/deep (closed), a/one.md, b, b/two.md, top.md
+  const rows = visibleRows(entries, new Set());
+
+  it('moves down, up, to the ends, and starts at the top when no row is active', () => {
+    expect(treeKeyAction('ArrowDown', rows, 0)).toEqual({ kind: 'move', index: 1 });
+    expect(treeKeyAction('ArrowDown', rows, 5)).toEqual({ kind: 'move', index: 5 });
+    expect(treeKeyAction('ArrowUp', rows, 0)).toEqual({ kind: 'move', index: 0 });
+    expect(treeKeyAction('End', rows, 1)).toEqual({ kind: 'move', index: 5 });
+    expect(treeKeyAction('Home', rows, 4)).toEqual({ kind: 'move', index: 0 });
+    expect(treeKeyAction('ArrowDown', rows, -1)).toEqual({ kind: 'move', index: 0 });
+    expect(treeKeyAction('Enter', rows, -1)).toBeNull();
+  });
+
+  it('opens and closes folders with the arrows, and goes up to the folder a row is in', () => {
+    expect(treeKeyAction('ArrowRight', rows, 1)).toEqual({ kind: 'toggle' }); // a/deep is closed
+    expect(treeKeyAction('ArrowRight', rows, 0)).toEqual({ kind: 'move', index: 1 }); // a is open
+    expect(treeKeyAction('ArrowLeft', rows, 0)).toEqual({ kind: 'toggle' });
+    expect(treeKeyAction('ArrowLeft', rows, 2)).toEqual({ kind: 'move', index: 0 }); // a/one.md → a
+    expect(treeKeyAction('ArrowLeft', rows, 4)).toEqual({ kind: 'move', index: 3 }); // b/two.md → b
+    expect(treeKeyAction('ArrowLeft', rows, 5)).toBeNull(); // top.md has no folder
+    expect(treeKeyAction('ArrowRight', rows, 5)).toBeNull();
+  });
+
+  it('opens a note or toggles a folder with Enter and Space', () => {
+    expect(treeKeyAction('Enter', rows, 2)).toEqual({ kind: 'open' });
+    expect(treeKeyAction(' ', rows, 3)).toEqual({ kind: 'toggle' });
+    expect(treeKeyAction('x', rows, 2)).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useNoteStore } from '../notes/note-store';
-import { visibleRows, type TreeRow } from './tree-rows';
+import { treeKeyAction, visibleRows, type TreeRow } from './tree-rows';
 import { useVaultStore } from './vault-store';
 
 /** Height of a row in pixels; `.tree-row` has this fixed height in styles.css. */
@@ -10,21 +10,26 @@ const rowHeight = 28;
 function Row({
   row,
   selected,
+  active,
   onToggle,
   onOpen,
 }: {
   row: TreeRow;
   selected: boolean;
+  active: boolean;
   onToggle: (path: string) => void;
   onOpen: (path: string) => void;
 }) {
   const { entry, depth, expanded } = row;
   const indent = { paddingInlineStart: `${0.5 + depth * 0.9}rem` };
+  const activeClass = active ? ' active' : '';
+  // The tree is one tab stop; arrow keys move between rows (see NoteTree).
   if (entry.kind === 'folder') {
     return (
       <button
         type="button"
-        className="tree-row tree-folder"
+        tabIndex={-1}
+        className={`tree-row tree-folder${activeClass}`}
         style={indent}
         onClick={() => onToggle(entry.path)}
       >
@@ -38,7 +43,7 @@ function Row({
   }
   if (entry.kind === 'attachment') {
     return (
-      <span className="tree-row tree-attachment" style={indent} title={entry.path}>
+      <span className={`tree-row tree-attachment${activeClass}`} style={indent} title={entry.path}>
         <span className="tree-name">{entry.name}</span>
       </span>
     );
@@ -46,7 +51,8 @@ function Row({
   return (
     <button
       type="button"
-      className={`tree-row tree-note${selected ? ' selected' : ''}`}
+      tabIndex={-1}
+      className={`tree-row tree-note${selected ? ' selected' : ''}${activeClass}`}
       style={indent}
       onClick={() => onOpen(entry.path)}
       title={entry.path}
@@ -68,6 +74,7 @@ export function NoteTree() {
   const [toggled, setToggled] = useState<ReadonlySet<string>>(() => new Set());
   const rows = useMemo(() => visibleRows(entries, toggled), [entries, toggled]);
   const scroller = useRef<HTMLDivElement>(null);
+  const tree = useRef<HTMLUListElement>(null);
   // Nothing here is memoized by hand, and the component re-renders on every scroll anyway.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -78,21 +85,59 @@ export function NoteTree() {
     paddingStart: 6,
     paddingEnd: 6,
   });
-  const toggle = (path: string) =>
+  const [activePath, setActivePath] = useState<string | null>(null);
+  const activeIndex = activePath === null ? -1 : rows.findIndex((row) => row.entry.path === activePath);
+  // A clicked row becomes the active one, and the keys go on from there.
+  const activate = (path: string) => {
+    setActivePath(path);
+    tree.current?.focus({ preventScroll: true });
+  };
+  const toggle = (path: string) => {
+    activate(path);
     setToggled((before) => {
       const after = new Set(before);
       if (!after.delete(path)) after.add(path);
       return after;
     });
+  };
+  const openNote = (path: string) => {
+    activate(path);
+    void open(path);
+  };
+  const moveTo = (index: number) => {
+    const row = rows[Math.max(0, Math.min(rows.length - 1, index))];
+    if (!row) return;
+    setActivePath(row.entry.path);
+    virtualizer.scrollToIndex(rows.indexOf(row));
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    const row = rows[activeIndex];
+    const action = treeKeyAction(event.key, rows, activeIndex);
+    if (action === null) return;
+    event.preventDefault();
+    if (action.kind === 'move') moveTo(action.index);
+    else if (action.kind === 'toggle' && row) toggle(row.entry.path);
+    else if (action.kind === 'open' && row) openNote(row.entry.path);
+  };
 
   return (
     <div className="note-tree-scroller" ref={scroller}>
-      <ul className="note-tree" role="tree" aria-label="Notes" style={{ height: virtualizer.getTotalSize() }}>
+      <ul
+        ref={tree}
+        className="note-tree"
+        role="tree"
+        aria-label="Notes"
+        tabIndex={0}
+        aria-activedescendant={activeIndex >= 0 ? `note-tree-row-${activeIndex}` : undefined}
+        onKeyDown={onKeyDown}
+        style={{ height: virtualizer.getTotalSize() }}
+      >
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index]!;
           return (
             <li
               key={row.entry.path}
+              id={`note-tree-row-${item.index}`}
               role="treeitem"
               aria-level={row.depth + 1}
               aria-expanded={row.entry.kind === 'folder' ? row.expanded : undefined}
@@ -102,8 +147,9 @@ export function NoteTree() {
               <Row
                 row={row}
                 selected={row.entry.path === openPath}
+                active={item.index === activeIndex}
                 onToggle={toggle}
-                onOpen={(path) => void open(path)}
+                onOpen={openNote}
               />
             </li>
           );

@@ -29,3 +29,39 @@ export function visibleRows(entries: readonly TreeEntry[], toggled: ReadonlySet<
   }
   return rows;
 }
+
+/** What a key does in the tree (the ARIA tree pattern), given the rows and the active row's index. */
+export type TreeKeyAction = { kind: 'move'; index: number } | { kind: 'toggle' } | { kind: 'open' };
+
+export function treeKeyAction(key: string, rows: readonly TreeRow[], active: number): TreeKeyAction | null {
+  const row = rows[active];
+  if (!row) return ['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(key) ? { kind: 'move', index: 0 } : null;
+  const isFolder = row.entry.kind === 'folder';
+  switch (key) {
+    case 'ArrowDown':
+      return { kind: 'move', index: Math.min(rows.length - 1, active + 1) };
+    case 'ArrowUp':
+      return { kind: 'move', index: Math.max(0, active - 1) };
+    case 'Home':
+      return { kind: 'move', index: 0 };
+    case 'End':
+      return { kind: 'move', index: rows.length - 1 };
+    case 'ArrowRight':
+      if (!isFolder) return null;
+      return row.expanded
+        ? { kind: 'move', index: Math.min(rows.length - 1, active + 1) }
+        : { kind: 'toggle' };
+    case 'ArrowLeft': {
+      if (isFolder && row.expanded) return { kind: 'toggle' };
+      // To the folder this row is in: the nearest row above it one level up.
+      for (let index = active - 1; index >= 0; index--)
+        if (rows[index]!.depth < row.depth) return { kind: 'move', index };
+      return null;
+    }
+    case 'Enter':
+    case ' ':
+      return isFolder ? { kind: 'toggle' } : row.entry.kind === 'note' ? { kind: 'open' } : null;
+    default:
+      return null;
+  }
+}
