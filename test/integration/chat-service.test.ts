@@ -3,30 +3,19 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messageText, type ChatMessage } from '../../src/shared/chat-domain';
 import type { KastenApp } from '../../src/main/app';
-import { createApp } from '../../src/main/app';
-import { builtParserWorker } from '../support/built-worker';
+import { startIndexedApp } from '../support/indexed-app';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
-import { resourcesDir, tempWorkspace } from '../support/temp-vault';
+import { tempWorkspace } from '../support/temp-vault';
 
 let workspace: ReturnType<typeof tempWorkspace>;
 let server: ScriptedModelServer;
 let app: KastenApp;
 
 async function startApp(baseUrl = `${server.url}/v1`): Promise<KastenApp> {
-  const started = createApp({
-    host: 'cli',
-    version: '0.0.0',
-    dataDir: workspace.dataDir,
-    resourcesDir,
-    vault: workspace.vault,
-    watch: false,
-    parserWorker: builtParserWorker,
+  return startIndexedApp(workspace.dataDir, workspace.vault, {
     model: { provider: 'openai-compatible', baseUrl, model: 'scripted-model', apiKeyEnv: 'KASTEN_TEST_KEY' },
     env: { KASTEN_TEST_KEY: 'secret-key' },
   });
-  await started.start();
-  await started.index.whenIdle();
-  return started;
 }
 
 /** Everything the model server was sent, as one string: what could have left the machine. */

@@ -1,7 +1,7 @@
 import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp, type KastenApp } from '../../src/main/app';
+import type { KastenApp } from '../../src/main/app';
 import { AppEvents } from '../../src/main/app-events';
 import { IndexStore } from '../../src/main/index/index-store';
 import { LinkResolutions, storedResolution } from '../../src/main/index/link-resolutions';
@@ -9,13 +9,11 @@ import { createParserPool, type ParserPool } from '../../src/main/index/parser-p
 import { VaultIndex } from '../../src/main/index/vault-index';
 import { scanVault } from '../../src/main/vault/vault-files';
 import type { IndexProgress } from '../../src/shared/index-domain';
-import { keyHash } from '../../src/shared/links/link-keys';
-import { VaultLinkResolver, linkKey } from '../../src/shared/links/link-resolver';
-import { builtParserWorker } from '../support/built-worker';
+import { VaultLinkResolver } from '../../src/shared/links/link-resolver';
 import { dumpIndex } from '../support/index-dump';
-import { startIndexedApp } from '../support/indexed-app';
+import { createIndexedApp, startIndexedApp } from '../support/indexed-app';
 import { writeSyntheticVault } from '../support/synthetic-vault';
-import { resourcesDir, tempWorkspace } from '../support/temp-vault';
+import { tempWorkspace } from '../support/temp-vault';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -55,7 +53,7 @@ describe('a cold index', () => {
     }
     const app = await indexed(ws.dataDir, ws.vault);
     const db = app.index.database();
-    const store = new IndexStore(db, (target) => keyHash(linkKey(target)));
+    const store = new IndexStore(db);
     const resolver = new VaultLinkResolver(store.resolverNotes(), store.attachmentStates().keys());
     const links = new LinkResolutions(db).linksPage(0, 1_000_000);
     expect(links.length).toBeGreaterThan(6000);
@@ -94,15 +92,7 @@ describe('a cold index', () => {
   it('cancelled part-way keeps what it wrote, indexed, and the next open completes it exactly', async () => {
     const ws = workspace();
     writeSyntheticVault(ws.vault, { notes: 1500, seed: 11 });
-    const app = createApp({
-      host: 'cli',
-      version: '0.0.0',
-      dataDir: ws.dataDir,
-      resourcesDir,
-      vault: ws.vault,
-      watch: false,
-      parserWorker: builtParserWorker,
-    });
+    const app = createIndexedApp(ws.dataDir, ws.vault);
     cleanups.push(() => app.dispose());
     let cancelled = false;
     cleanups.push(

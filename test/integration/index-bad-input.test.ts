@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 async function indexed(dataDir: string, vault: string, watch = false): Promise<KastenApp> {
-  const app = await startIndexedApp(dataDir, vault, watch);
+  const app = await startIndexedApp(dataDir, vault, { watch });
   cleanups.push(() => app.dispose());
   return app;
 }

@@ -91,13 +91,13 @@ describe('the live index', () => {
           cleanups.push(ws.remove);
           mkdirSync(ws.vault, { recursive: true });
           for (const [path, content] of initial) apply(ws.vault, { kind: 'write', path, content });
-          const live = await startIndexedApp(ws.dataDir, ws.vault, true);
+          const live = await startIndexedApp(ws.dataDir, ws.vault, { watch: true });
           try {
             for (const [op, pause] of operations) {
               apply(ws.vault, op);
               if (pause > 20) await new Promise((resolve) => setTimeout(resolve, pause));
             }
-            const fresh = await startIndexedApp(join(ws.base, 'fresh-data'), ws.vault, false);
+            const fresh = await startIndexedApp(join(ws.base, 'fresh-data'), ws.vault);
             const expected = dumpIndex(fresh);
             await fresh.dispose();
             // The watcher delivers asynchronously: wait until the live index has caught up, then compare.

@@ -1,13 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, type AppOptions, type KastenApp } from '../../src/main/app';
+import type { AppOptions, KastenApp } from '../../src/main/app';
 import type { SecretBox } from '../../src/main/llm/api-keys';
 import { dispatch } from '../../src/main/hosts/dispatch';
 import type { ModelSettings } from '../../src/shared/chat-domain';
-import { builtParserWorker } from '../support/built-worker';
+import { startIndexedApp } from '../support/indexed-app';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
-import { resourcesDir, tempWorkspace, waitFor } from '../support/temp-vault';
+import { tempWorkspace, waitFor } from '../support/temp-vault';
 
 let workspace: ReturnType<typeof tempWorkspace>;
 let server: ScriptedModelServer;
@@ -22,19 +22,11 @@ const fakeKeychain: SecretBox = {
 };
 
 async function startApp(options: Partial<AppOptions> = {}): Promise<KastenApp> {
-  app = createApp({
+  app = await startIndexedApp(workspace.dataDir, workspace.vault, {
     host: 'web',
-    version: '0.0.0',
-    dataDir: workspace.dataDir,
-    resourcesDir,
-    vault: workspace.vault,
-    watch: false,
-    parserWorker: builtParserWorker,
     backgroundSummaries: false,
     ...options,
   });
-  await app.start();
-  await app.index.whenIdle();
   return app;
 }
 

@@ -26,7 +26,7 @@ function sampleWorkspace() {
 }
 
 async function indexed(dataDir: string, vault: string, watch = false): Promise<KastenApp> {
-  const app = await startIndexedApp(dataDir, vault, watch);
+  const app = await startIndexedApp(dataDir, vault, { watch });
   cleanups.push(() => app.dispose());
   return app;
 }

@@ -1,18 +1,32 @@
-import { createApp, type KastenApp } from '../../src/main/app';
+import { createApp, type AppOptions, type KastenApp } from '../../src/main/app';
 import { builtParserWorker } from './built-worker';
 import { resourcesDir } from './temp-vault';
 
-/** The app as the CLI builds it, started on `vault` with its index brought up to date. */
-export async function startIndexedApp(dataDir: string, vault: string, watch = false): Promise<KastenApp> {
-  const app = createApp({
+/** The app as the CLI builds it on `vault` (parsing in the built worker, no watcher), not started yet. */
+export function createIndexedApp(
+  dataDir: string,
+  vault: string,
+  options: Partial<AppOptions> = {},
+): KastenApp {
+  return createApp({
     host: 'cli',
     version: '0.0.0',
     dataDir,
     resourcesDir,
     vault,
-    watch,
+    watch: false,
     parserWorker: builtParserWorker,
+    ...options,
   });
+}
+
+/** The same app, started, with its index brought up to date. */
+export async function startIndexedApp(
+  dataDir: string,
+  vault: string,
+  options: Partial<AppOptions> = {},
+): Promise<KastenApp> {
+  const app = createIndexedApp(dataDir, vault, options);
   try {
     await app.start();
     await app.index.whenIdle();

@@ -1,4 +1,5 @@
 import type { IndexWarning } from '../../shared/index-domain';
+import { keyHash, linkKey } from '../../shared/links/link-keys';
 import type { ResolverNote } from '../../shared/links/link-resolver';
 import { linkOccurrences, type LinkOccurrence } from '../../shared/markdown/note-links';
 import type { SqliteDatabase } from '../storage/database';
@@ -21,11 +22,7 @@ export interface StateScope {
 export class IndexStore {
   private readonly statements;
 
-  constructor(
-    readonly db: SqliteDatabase,
-    /** The stored key of a link's target (see keyHash). */
-    private readonly linkKey: (target: string) => number,
-  ) {
+  constructor(readonly db: SqliteDatabase) {
     this.statements = {
       noteId: db.prepare<[string], { id: number }>('SELECT id FROM notes WHERE path = ?'),
       deleteNote: db.prepare('DELETE FROM notes WHERE id = ?'),
@@ -159,7 +156,7 @@ export class IndexStore {
         link.target,
         link.subpath,
         link.display,
-        this.linkKey(link.target),
+        keyHash(linkKey(link.target)),
         note.linkContexts[index] ?? '',
         to.resolved,
         to.status,

@@ -12,7 +12,7 @@ import {
 } from './link-resolutions';
 import type { ParseOutcome } from './parsed-note';
 import type { ParserPool } from './parser-pool';
-import { createLookupIndexes } from '../storage/index-database';
+import { createLookupIndexes, dropLookupIndexes } from '../storage/index-database';
 
 export interface IndexUpdateOptions {
   root: string;
@@ -109,11 +109,13 @@ export class IndexUpdate {
   }
 
   /**
-   * Tells the resolver about notes before they are parsed (names only), so that on a cold index most
-   * links resolve as they are written and few need rewriting at the end.
+   * Starts a full pass over an empty index: tells the resolver about the notes before they are parsed
+   * (names only), so that most links resolve as they are written and few need rewriting at the end, and
+   * drops the lookup indexes, which finish() builds once everything is written.
    */
-  announceNotes(paths: string[]): void {
+  startFullPass(paths: string[]): void {
     for (const path of paths) this.options.resolver.setNote({ path, aliases: [], headings: [], blocks: [] });
+    dropLookupIndexes(this.options.store.db);
   }
 
   /** Parses `paths` in the pool and writes each note; returns how many were parsed. */
@@ -143,15 +145,13 @@ export class IndexUpdate {
     try {
       await Promise.all(Array.from({ length: Math.min(tasksInFlight, tasks.length) }, worker));
     } catch (error) {
-      await this.writes;
-      this.commit(true);
+      await this.endWrites();
       if (!signal.aborted) throw error;
       await this.finish();
       this.report({ state: 'cancelled', done, total, etaMs: null }, true);
       throw error;
     }
-    await this.writes;
-    this.commit(true);
+    await this.endWrites();
     return total;
   }
 
@@ -214,6 +214,12 @@ export class IndexUpdate {
     return run;
   }
 
+  /** Waits for the queued writes and commits them. */
+  private async endWrites(): Promise<void> {
+    await this.writes;
+    this.commit(true);
+  }
+
   /** Commits the open write transaction when it is due (or `now`). */
   private commit(now: boolean): void {
     if (this.batchStarted === null) return;
@@ -225,7 +231,7 @@ export class IndexUpdate {
   private writeOutcome(outcome: ParseOutcome, known: Map<string, FileState>): void {
     const { store, resolver, aliases, full } = this.options;
     if (!outcome.ok) {
-      // A note announced in advance (see announceNotes) that could not be read is not in the index, and
+      // A note announced in advance (see startFullPass) that could not be read is not in the index, and
       // links already written may have resolved to it.
       if (!store.hasNote(outcome.path)) {
         resolver.removeNote(outcome.path);
@@ -264,7 +270,7 @@ export class IndexUpdate {
   }
 
   /**
-   * In a full pass every note's name is known from the start (announceNotes), but a note's aliases,
+   * In a full pass every note's name is known from the start (startFullPass), but a note's aliases,
    * headings and blocks only once it is parsed. So a link written resolved by name stays as it is; one
    * that is broken or resolved through an alias may yet find (another) note by alias, and one with a
    * subpath into a note not parsed yet has not been checked against that note's headings.

@@ -1,5 +1,4 @@
-import { keyHash } from '../../shared/links/link-keys';
-import { VaultLinkResolver, linkKey } from '../../shared/links/link-resolver';
+import { VaultLinkResolver } from '../../shared/links/link-resolver';
 import type { SqliteDatabase } from '../storage/database';
 import { indexFileFor, openIndexDatabase } from '../storage/index-database';
 import { IndexStore } from './index-store';
@@ -26,7 +25,7 @@ export interface OpenIndex {
 /** Opens (creating or rebuilding if needed) the index of the vault at `root` in `dataDir`. */
 export function openIndex(root: string, dataDir: string, onNotice: (message: string) => void): OpenIndex {
   const db = openIndexDatabase(indexFileFor(dataDir, root), onNotice);
-  const store = new IndexStore(db, (target) => keyHash(linkKey(target)));
+  const store = new IndexStore(db);
   const resolverNotes = store.resolverNotes();
   return {
     root,

@@ -14,7 +14,6 @@ import { fileKeys } from '../../shared/links/link-resolver';
 import { AppError } from '../app-error';
 import type { AppEvents } from '../app-events';
 import type { SqliteDatabase } from '../storage/database';
-import { dropLookupIndexes } from '../storage/index-database';
 import type { VaultFiles } from '../vault/vault-files';
 import { isNotePath } from '../vault/vault-files';
 import type { FileEvent } from '../vault/vault-watcher';
@@ -211,10 +210,7 @@ export class VaultIndex {
       }),
     );
 
-    if (known.size === 0) {
-      update.announceNotes(toParse);
-      dropLookupIndexes(store.db);
-    }
+    if (known.size === 0) update.startFullPass(toParse);
     const parsed = await update.parseNotes(toParse, known);
     await update.finish();
     const report = this.report(Math.round(performance.now() - started), parsed);

@@ -104,11 +104,12 @@ export function NoteTree() {
     activate(path);
     void open(path);
   };
+  // treeKeyAction only moves to rows that exist.
   const moveTo = (index: number) => {
-    const row = rows[Math.max(0, Math.min(rows.length - 1, index))];
+    const row = rows[index];
     if (!row) return;
     setActivePath(row.entry.path);
-    virtualizer.scrollToIndex(rows.indexOf(row));
+    virtualizer.scrollToIndex(index);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
     const row = rows[activeIndex];

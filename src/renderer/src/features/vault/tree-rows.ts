@@ -8,7 +8,7 @@ export interface TreeRow {
 }
 
 /** Top-level folders start open, deeper ones closed; `toggled` holds the folders the user flipped. */
-export function isExpanded(path: string, depth: number, toggled: ReadonlySet<string>): boolean {
+function isExpanded(path: string, depth: number, toggled: ReadonlySet<string>): boolean {
   return (depth === 0) !== toggled.has(path);
 }
 
