@@ -12,7 +12,7 @@ import {
   titleFromFileName,
 } from '../../shared/markdown/text-rules';
 import { wikiLinkLabel } from '../../shared/markdown/wikilink-inner';
-import { markdownItWikiLinks, tokenStarts, wikiLinkMetas } from './markdown-it-wikilinks';
+import { markdownItWikiLinks, tokenStart, wikiLinkMeta } from './markdown-it-wikilinks';
 import { cellMap, headingMap, linesMap, type SourceMap } from './source-positions';
 
 // The 'reference' rule is off: GFM footnote definitions (`[^1]: [[X]]`) would otherwise be read as link
@@ -27,7 +27,7 @@ function inlineText(tokens: Token[]): string {
   for (const token of tokens) {
     if (token.type === 'text' || token.type === 'code_inline') text += token.content;
     else if (token.type === 'softbreak' || token.type === 'hardbreak') text += '\n';
-    else if (token.type === 'wikilink') text += wikiLinkLabel(wikiLinkMetas.get(token)!);
+    else if (token.type === 'wikilink') text += wikiLinkLabel(wikiLinkMeta(token));
     else if (token.type === 'image') text += inlineText(token.children ?? []);
   }
   return text;
@@ -82,7 +82,7 @@ export function fastExtractNote(source: string, fileName: string): NoteFacts {
       const token = children[index]!;
       if (token.type === 'text') addTags(facts.tags, seenTags, tagsIn(token.content));
       else if (token.type === 'wikilink') {
-        const meta = wikiLinkMetas.get(token)!;
+        const meta = wikiLinkMeta(token);
         const { line, column } = map.at(meta.start);
         const end = map.at(meta.end);
         facts.links.push({
@@ -110,7 +110,7 @@ export function fastExtractNote(source: string, fileName: string): NoteFacts {
           text = inlineText(children.slice(index + 1, close));
         }
         if (destination) {
-          const { line, column } = map.at(tokenStarts.get(token) ?? 0);
+          const { line, column } = map.at(tokenStart(token));
           facts.markdownLinks.push({ ...destination, text, embed: token.type === 'image', line, column });
         }
       }

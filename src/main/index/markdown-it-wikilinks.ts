@@ -8,10 +8,17 @@ export interface WikiLinkMeta extends WikiLinkParts {
   end: number;
 }
 
-/** What the wikilink rule found, per `wikilink` token. */
-export const wikiLinkMetas = new WeakMap<Token, WikiLinkMeta>();
-/** Where each link or image token began in the inline source (markdown-it keeps no positions). */
-export const tokenStarts = new WeakMap<Token, number>();
+// What the rules find is kept in `token.meta`, markdown-it's slot for plugin data.
+
+/** What the wikilink rule found, for a `wikilink` token. */
+export function wikiLinkMeta(token: Token): WikiLinkMeta {
+  return token.meta as WikiLinkMeta;
+}
+
+/** Where a link or image token began in the inline source (markdown-it keeps no positions). */
+export function tokenStart(token: Token): number {
+  return (token.meta as { start?: number } | null)?.start ?? 0;
+}
 
 function wikiLinkRule(state: StateInline, silent: boolean): boolean {
   // Silent calls come only from link label scanning, which refuses a label holding a bracket token (no
@@ -35,9 +42,8 @@ function wikiLinkRule(state: StateInline, silent: boolean): boolean {
   if (src.charCodeAt(pos + 1) !== 0x5d || pos + 1 >= posMax) return false;
   const parts = parseWikiLinkInner(src.slice(innerStart, pos));
   if (parts === null) return false;
-  if (!silent) {
-    wikiLinkMetas.set(state.push('wikilink', '', 0), { ...parts, embed, start, end: pos + 2 });
-  }
+  const meta: WikiLinkMeta = { ...parts, embed, start, end: pos + 2 };
+  state.push('wikilink', '', 0).meta = meta;
   state.pos = pos + 2;
   return true;
 }
@@ -53,7 +59,7 @@ function recordingStart(rule: (state: StateInline, silent: boolean) => boolean) 
     for (let index = before; index < state.tokens.length; index++) {
       const token = state.tokens[index]!;
       if (token.type === 'link_open' || token.type === 'image') {
-        tokenStarts.set(token, start);
+        token.meta = { ...(token.meta as object | null), start };
         break;
       }
     }

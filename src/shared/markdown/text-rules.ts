@@ -37,8 +37,36 @@ export function titleFromFileName(fileName: string): string {
   return fileName.replace(/\.md$/i, '');
 }
 
+const wordCharacter = /[\p{L}\p{N}]/u;
+
+function isWordCode(code: number): boolean {
+  if (code < 0x80) return (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a);
+  return wordCharacter.test(String.fromCodePoint(code));
+}
+
+/**
+ * Words: runs of letters and digits, joined by `'`, `’` or `-` (`it's`, `well-known`). A loop rather
+ * than a global match of `[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*`, which built an array of every word and
+ * took a twelfth of a note's parse time; the unit test holds the two equal.
+ */
 export function countWords(text: string): number {
-  return text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)?.length ?? 0;
+  let words = 0;
+  // Whether the previous character is part of a word, and whether it joins words after a word.
+  let afterWord = false;
+  let afterJoiner = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.codePointAt(index)!;
+    if (code > 0xffff) index++;
+    if (isWordCode(code)) {
+      if (!afterWord && !afterJoiner) words++;
+      afterWord = true;
+      afterJoiner = false;
+    } else {
+      afterJoiner = afterWord && (code === 0x27 || code === 0x2019 || code === 0x2d);
+      afterWord = false;
+    }
+  }
+  return words;
 }
 
 export const maxLeadChars = 280;
