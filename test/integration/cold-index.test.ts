@@ -1,12 +1,13 @@
 import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
 import { AppEvents } from '../../src/main/app-events';
 import { IndexStore } from '../../src/main/index/index-store';
 import { LinkResolutions, storedResolution } from '../../src/main/index/link-resolutions';
 import { createParserPool, type ParserPool } from '../../src/main/index/parser-pool';
 import { VaultIndex } from '../../src/main/index/vault-index';
+import { dropLookupIndexes } from '../../src/main/storage/index-database';
 import { scanVault } from '../../src/main/vault/vault-files';
 import type { IndexProgress } from '../../src/shared/index-domain';
 import { VaultLinkResolver } from '../../src/shared/links/link-resolver';
@@ -129,6 +130,27 @@ describe('a cold index', () => {
     expect(resumed.index.status().report).toMatchObject({ parsed: expect.any(Number) });
     const fresh = await indexed(workspace().dataDir, ws.vault);
     expect(dumpIndex(resumed)).toEqual(dumpIndex(fresh));
+  });
+  it('is started again when the process died part-way through it', async () => {
+    const ws = workspace();
+    writeSyntheticVault(ws.vault, { notes: 300, seed: 13 });
+    const crashed = await startIndexedApp(ws.dataDir, ws.vault);
+    // What a cold index leaves when it dies before its end: no lookup indexes, and links into notes parsed
+    // after them not yet checked against those notes' headings and blocks.
+    const db = crashed.index.database();
+    dropLookupIndexes(db);
+    const unsettled = db
+      .prepare("UPDATE links SET status = 'broken-subpath', subpath_line = NULL WHERE subpath IS NOT NULL")
+      .run().changes;
+    expect(unsettled).toBeGreaterThan(100);
+    await crashed.dispose();
+
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    cleanups.push(() => warn.mockRestore());
+    const reopened = await indexed(ws.dataDir, ws.vault);
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^Indexing of this vault was interrupted/));
+    const fresh = await indexed(workspace().dataDir, ws.vault);
+    expect(dumpIndex(reopened)).toEqual(dumpIndex(fresh));
   });
   it('re-resolves every link when a note it announced by name is gone by the time it is parsed', async () => {
     const ws = workspace();

@@ -60,7 +60,8 @@ function openDerived(file: string, migrations: readonly Migration[], onNotice?: 
   return migrate(connect(file), migrations);
 }
 
-function removeDatabaseFiles(file: string): void {
+/** Deletes a database file with its WAL and shared-memory files. */
+export function removeDatabaseFiles(file: string): void {
   for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
-import { openDatabase, type Migration, type SqliteDatabase } from './database';
+import { openDatabase, removeDatabaseFiles, type Migration, type SqliteDatabase } from './database';
 
 /** The links table and its indexes; schema 1 keyed links by text, schema 2 by a hash (see keyHash). */
 function linksTable(keyType: 'TEXT' | 'INTEGER'): string {
@@ -136,7 +136,15 @@ export function indexFileFor(dataDir: string, vaultRoot: string): string {
 }
 
 export function openIndexDatabase(file: string, onNotice?: (message: string) => void): SqliteDatabase {
-  const db = openDatabase({ file, migrations, onNotice, derived: true });
+  let db = openDatabase({ file, migrations, onNotice, derived: true });
+  if (coldIndexInterrupted(db)) {
+    // Links written early in a cold index are settled only at its end (see IndexUpdate.finish), so what an
+    // interrupted one left cannot be completed note by note: start again.
+    db.close();
+    removeDatabaseFiles(file);
+    onNotice?.(`Indexing of this vault was interrupted before it finished; ${file} is being rebuilt.`);
+    db = openDatabase({ file, migrations, onNotice, derived: true });
+  }
   // The index can always be rebuilt from the files (and is, when found corrupt): trade durability on
   // power loss for write speed. No fsync at all, and checkpoints only every 10,000 pages (40 MB of WAL):
   // on a cold index of 10k notes, checkpoints at the default 1,000 pages cost 15% of the time.
@@ -147,7 +155,19 @@ export function openIndexDatabase(file: string, onNotice?: (message: string) => 
   // run-to-run noise and cost 40 MB of memory).
   db.pragma('cache_size = -16384');
   db.pragma('temp_store = MEMORY');
-  // A cold index interrupted by a crash leaves the tables without their lookup indexes.
   createLookupIndexes(db);
   return db;
+}
+
+/**
+ * A cold index drops the lookup indexes and builds them when it ends, cancelled or not; notes without
+ * them mean the process died part-way through one.
+ */
+function coldIndexInterrupted(db: SqliteDatabase): boolean {
+  const present = db
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index'")
+    .all()
+    .map(({ name }) => name);
+  const missing = lookupIndexes.some((index) => !present.includes(index.split(' ')[0]!));
+  return missing && db.prepare('SELECT 1 FROM notes LIMIT 1').get() !== undefined;
 }
