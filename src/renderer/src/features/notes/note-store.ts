@@ -57,7 +57,10 @@ export const useNoteStore = create<NoteState>((set, get) => ({
 }));
 
 let subscribed = false;
-/** Follows the files: another vault closes the note; an edit, a rename or a new link reloads it. */
+/**
+ * Follows the files: another vault closes the note; an edit, a rename, a new link or the end of an index
+ * pass reloads it.
+ */
 export function startNoteSync(): void {
   if (subscribed) return;
   subscribed = true;
@@ -73,5 +76,13 @@ export function startNoteSync(): void {
     const renamed = change.renamed.find((rename) => rename.from === path);
     if (renamed) void open(renamed.to, line);
     else void reload();
+  });
+  // A note opened while the vault was still being indexed showed the backlinks written so far.
+  let indexing = false;
+  kasten.index.onProgress((progress) => {
+    const finished = indexing && progress.state !== 'indexing';
+    indexing = progress.state === 'indexing';
+    const { path, reload } = useNoteStore.getState();
+    if (finished && path) void reload();
   });
 }
