@@ -12,6 +12,16 @@ export interface FileState {
   hash: string;
 }
 
+/** A link of a note that is written (`noteId`), itself not written yet. */
+export interface PendingLink {
+  noteId: number;
+  /** The linking note's path. */
+  source: string;
+  link: LinkOccurrence;
+  /** The link's source line, trimmed. */
+  context: string;
+}
+
 /** Some paths, and every path inside some folders. */
 export interface StateScope {
   paths: string[];
@@ -109,20 +119,20 @@ export class IndexStore {
   }
 
   /**
-   * Replaces everything indexed for the note at `note.path`, its links resolved by `resolve`; `written`
-   * hears of each link row. `isNew` skips looking for a previous version (a cold index). Call inside a
-   * transaction.
+   * Replaces everything indexed for the note at `note.path`, its links resolved by `resolve`. A link for
+   * which `defer` returns true is not written but handed over, to be written later by insertLink.
+   * `isNew` skips looking for a previous version (a cold index). Call inside a transaction.
    */
   writeNote(
     note: ParsedNote,
     {
       resolve,
       isNew = false,
-      written,
+      defer,
     }: {
       resolve: (link: LinkOccurrence) => StoredResolution;
       isNew?: boolean;
-      written?: (id: number, link: LinkOccurrence, resolution: StoredResolution) => void;
+      defer?: (link: PendingLink, resolution: StoredResolution) => boolean;
     },
   ): void {
     if (!isNew) this.deleteNote(note.path);
@@ -143,29 +153,11 @@ export class IndexStore {
     for (const block of facts.blocks) s.insertBlock.run(id, block.id, block.line);
     for (const tag of facts.tags) s.insertTag.run(id, tag, tag.toLowerCase());
     for (const alias of facts.aliases) s.insertAlias.run(id, alias);
-    const links = linkOccurrences(facts);
-    links.forEach((link, index) => {
-      const to = resolve(link);
-      const row = s.insertLink.run(
-        id,
-        link.kind,
-        link.embed ? 1 : 0,
-        link.line,
-        link.column,
-        link.raw,
-        link.target,
-        link.subpath,
-        link.display,
-        keyHash(linkKey(link.target)),
-        note.linkContexts[index] ?? '',
-        to.resolved,
-        to.status,
-        to.candidates,
-        to.viaAlias,
-        to.subpathLine,
-        to.reason,
-      );
-      written?.(Number(row.lastInsertRowid), link, to);
+    linkOccurrences(facts).forEach((link, index) => {
+      const context = note.linkContexts[index] ?? '';
+      const resolution = resolve(link);
+      if (defer?.({ noteId: id, source: note.path, link, context }, resolution)) return;
+      this.insertLink({ noteId: id, source: note.path, link, context }, resolution);
     });
     s.insertFts.run(
       id,
@@ -175,6 +167,29 @@ export class IndexStore {
       facts.text,
     );
     for (const message of facts.warnings) s.insertWarning.run(note.path, message, 'note');
+  }
+
+  /** Writes one link of a note already written. */
+  insertLink({ noteId, link, context }: PendingLink, to: StoredResolution): void {
+    this.statements.insertLink.run(
+      noteId,
+      link.kind,
+      link.embed ? 1 : 0,
+      link.line,
+      link.column,
+      link.raw,
+      link.target,
+      link.subpath,
+      link.display,
+      keyHash(linkKey(link.target)),
+      context,
+      to.resolved,
+      to.status,
+      to.candidates,
+      to.viaAlias,
+      to.subpathLine,
+      to.reason,
+    );
   }
 
   /** Removes a note and everything derived from it; returns whether it was indexed. */

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { IndexProgress } from '../../shared/index-domain';
 import type { VaultLinkResolver } from '../../shared/links/link-resolver';
 import type { FileStat } from './file-stats';
-import type { FileState, IndexStore } from './index-store';
+import type { FileState, IndexStore, PendingLink } from './index-store';
 import {
   sameResolution,
   storedResolution,
@@ -61,11 +61,13 @@ export class IndexUpdate {
   /** The chain of pending writes: one slice at a time, whichever worker's results it holds. */
   private writes: Promise<void> = Promise.resolve();
   /**
-   * A full pass: ids of links whose resolution may still change when the rest of the vault is parsed
-   * (see isProvisional), or null once a note announced in advance turned out not to exist — then every
-   * link is re-resolved at the end.
+   * A full pass: links whose resolution may still change when the rest of the vault is parsed (see
+   * isProvisional), written once resolved at the end. Written as they came and rewritten at the end,
+   * they cost a tenth of a 10k-note vault's cold index in reading back, resolving twice and updating.
    */
-  private provisional: number[] | null = [];
+  private deferred: PendingLink[] = [];
+  /** A note announced in advance turned out not to exist: every link is re-resolved at the end. */
+  private resolveAll = false;
   /** When the open write transaction began, or null when none is open. */
   private batchStarted: number | null = null;
 
@@ -158,17 +160,23 @@ export class IndexUpdate {
   /** Re-resolves the links the changes can affect, and reports the pass as done. */
   async finish(): Promise<void> {
     const { store, resolutions, resolver, full } = this.options;
-    // Links were resolved as they were written; only those that depended on notes not yet parsed can
-    // change here. Pages of links, a turn of the event loop each, so requests are answered meanwhile.
+    // Pages of links, a turn of the event loop each, so requests are answered meanwhile.
+    const { deferred } = this;
+    this.deferred = [];
+    for (let offset = 0; offset < deferred.length; offset += resolutionsPerPage) {
+      store.db.transaction(() => {
+        for (const pending of deferred.slice(offset, offset + resolutionsPerPage))
+          store.insertLink(pending, storedResolution(resolver.resolve(pending.link, pending.source)));
+      })();
+      await nextTurn();
+    }
+    // Links were resolved as they were written; only those that depended on changed notes can change.
     const scoped = full ? null : resolutions.linksToResolve({ keys: this.keys, paths: this.changedPaths });
-    const provisional = this.provisional;
     let afterId = 0;
-    for (let offset = 0; ; offset += resolutionsPerPage) {
+    for (let offset = 0; scoped || this.resolveAll; offset += resolutionsPerPage) {
       const links = scoped
         ? scoped.slice(offset, offset + resolutionsPerPage)
-        : provisional
-          ? resolutions.linksWithIds(provisional.slice(offset, offset + resolutionsPerPage))
-          : resolutions.linksPage(afterId, resolutionsPerPage);
+        : resolutions.linksPage(afterId, resolutionsPerPage);
       if (links.length === 0) break;
       afterId = links.at(-1)!.id;
       const rows: LinkResolutionRow[] = [];
@@ -179,7 +187,7 @@ export class IndexUpdate {
       if (rows.length > 0) store.db.transaction(() => resolutions.updateResolutions(rows))();
       await nextTurn();
     }
-    // After the resolutions, so that rewriting them does not also rewrite the indexes.
+    // After the resolutions, so that writing them does not also update the indexes.
     if (full) createLookupIndexes(store.db);
     if (!this.options.signal.aborted) this.report({ state: 'idle', done: 0, total: 0, etaMs: null }, true);
   }
@@ -235,7 +243,7 @@ export class IndexUpdate {
       // links already written may have resolved to it.
       if (!store.hasNote(outcome.path)) {
         resolver.removeNote(outcome.path);
-        this.provisional = null;
+        this.resolveAll = true;
       }
       if (outcome.vanished) {
         if (store.deleteNote(outcome.path)) {
@@ -263,7 +271,7 @@ export class IndexUpdate {
     store.writeNote(note, {
       resolve: (link) => storedResolution(resolver.resolve(link, note.path)),
       isNew: full && !before,
-      written: full ? (id, link, resolution) => this.noteProvisional(id, link, resolution) : undefined,
+      defer: full ? (pending, resolution) => this.defer(pending, resolution) : undefined,
     });
     aliases.set(note.path, noteAliases);
     this.noteKeysChanged(note.path);
@@ -275,12 +283,14 @@ export class IndexUpdate {
    * that is broken or resolved through an alias may yet find (another) note by alias, and one with a
    * subpath into a note not parsed yet has not been checked against that note's headings.
    */
-  private noteProvisional(id: number, link: { subpath: string | null }, resolution: StoredResolution): void {
+  private defer(pending: PendingLink, resolution: StoredResolution): boolean {
+    const { link } = pending;
     const provisional =
       resolution.status === 'broken' ||
       resolution.viaAlias === 1 ||
       (link.subpath !== null && resolution.resolved !== null && !this.parsedHashes.has(resolution.resolved));
-    if (provisional) this.provisional?.push(id);
+    if (provisional) this.deferred.push(pending);
+    return provisional;
   }
 
   /** Records the keys a note answers to (call before and after it changes). */

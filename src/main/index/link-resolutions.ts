@@ -81,13 +81,6 @@ export class LinkResolutions {
       .all(keys, paths, paths);
   }
 
-  /** The links with the given ids. */
-  linksWithIds(ids: readonly number[]): LinkToResolve[] {
-    return this.db
-      .prepare<[string], LinkToResolve>(`${resolveSelect} WHERE l.id IN (SELECT value FROM json_each(?))`)
-      .all(JSON.stringify(ids));
-  }
-
   /** Every link, `limit` at a time after link id `afterId`: pages keep each query short. */
   linksPage(afterId: number, limit: number): LinkToResolve[] {
     return this.db
