@@ -62,6 +62,8 @@ export interface VaultHealth {
   ambiguous: ResolvedLink[];
   brokenSubpaths: ResolvedLink[];
   warnings: IndexWarning[];
+  /** What happened to the index itself since the vault was opened: rebuilt because it was unreadable, and so on. */
+  notices: string[];
 }
 
 /** Counts after an index pass, as `kasten index --json` prints them. */

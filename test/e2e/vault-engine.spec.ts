@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppPage } from '../support/app-page';
@@ -11,6 +11,8 @@ const sampleVault = join(repoRoot, 'resources', 'sample-vault');
 let server: RunningServer;
 let workspace: string;
 let vault: string;
+/** A data directory a test passed to a server it started itself, which stop() then leaves. */
+let cleanupDataDir: string | null = null;
 
 test.beforeEach(async () => {
   workspace = mkdtempSync(join(tmpdir(), 'kasten-e2e-vault-'));
@@ -21,6 +23,8 @@ test.beforeEach(async () => {
 test.afterEach(async () => {
   await server.stop();
   rmSync(workspace, { recursive: true, force: true });
+  if (cleanupDataDir) rmSync(cleanupDataDir, { recursive: true, force: true });
+  cleanupDataDir = null;
 });
 
 test('search finds a note as you type and opens it', async ({ page }) => {
@@ -58,6 +62,29 @@ test('the health view lists broken links and opens the note that has one', async
   await page.screenshot({ path: 'docs/screenshot-health.png' });
   await broken.click();
   await expect(app.viewerTitle()).toHaveText('Links between notes');
+});
+
+test('an index that cannot be read is rebuilt, and the health view says so', async ({ page }) => {
+  const app = new AppPage(page);
+  const { dataDir } = server;
+  await server.stop({ keepData: true });
+  const indexes = join(dataDir, 'indexes');
+  const file = readdirSync(indexes).find((name) => name.endsWith('.sqlite'))!;
+  rmSync(join(indexes, `${file}-wal`), { force: true });
+  writeFileSync(join(indexes, file), 'not a database '.repeat(500));
+  server = await startKastenServer({ vault, dataDir });
+  cleanupDataDir = dataDir;
+
+  await page.goto(server.url);
+  await expect(page.getByTestId('health-button')).toHaveText('⚠ 2 issues');
+  await page.getByTestId('health-button').click();
+  const notice = page.getByTestId('health-notice');
+  await expect(notice).toHaveCount(1);
+  await expect(notice).toContainText(`${file} could not be read; it is being rebuilt from the vault.`);
+  await expect(page.getByTestId('health-broken-link')).toHaveCount(1);
+  // Opening a note from the tree shows it in place of the health view.
+  await app.note('Niklas Luhmann').click();
+  await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
 });
 
 test('editing files on disk updates the open note and its backlinks without a reload', async ({ page }) => {

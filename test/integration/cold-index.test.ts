@@ -149,6 +149,11 @@ describe('a cold index', () => {
     cleanups.push(() => warn.mockRestore());
     const reopened = await indexed(ws.dataDir, ws.vault);
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^Indexing of this vault was interrupted/));
+    expect(reopened.index.health().notices).toEqual([
+      expect.stringMatching(
+        /^Indexing of this vault was interrupted before it finished; .* is being rebuilt\.$/,
+      ),
+    ]);
     const fresh = await indexed(workspace().dataDir, ws.vault);
     expect(dumpIndex(reopened)).toEqual(dumpIndex(fresh));
   });

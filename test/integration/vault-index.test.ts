@@ -121,12 +121,23 @@ describe('indexing the sample vault', () => {
     db.close();
     const rebuilt = await indexed(ws.dataDir, ws.vault);
     expect(rebuilt.index.status().report).toMatchObject({ notes: 13, parsed: 13 });
+    expect(rebuilt.index.health().notices).toEqual([
+      `The index ${file} was built by another version of Kasten (schema 99); it is being rebuilt.`,
+    ]);
     await rebuilt.dispose();
 
     rmSync(`${file}-wal`, { force: true });
     writeFileSync(file, 'this is not a database'.repeat(100));
     const again = await indexed(ws.dataDir, ws.vault);
     expect(again.index.status().report).toMatchObject({ notes: 13, parsed: 13, broken: 1 });
+    expect(again.index.health().notices).toEqual([
+      `The index ${file} could not be read; it is being rebuilt from the vault.`,
+    ]);
+    await again.dispose();
+
+    // Opened again, the index is sound: nothing to report.
+    const sound = await indexed(ws.dataDir, ws.vault);
+    expect(sound.index.health().notices).toEqual([]);
   });
 });
 

@@ -45,13 +45,20 @@ export class VaultIndex {
   private reportStale = false;
   private progress: IndexProgress = { state: 'idle', done: 0, total: 0, etaMs: null };
   private readonly renames = new RenameDetector();
+  /** Notices about the open vault's index (see VaultHealth.notices). */
+  private notices: string[] = [];
 
   constructor(private readonly options: VaultIndexOptions) {}
 
   /** Opens the index of `root` and brings it up to date with `files`; resolves when indexing is done. */
   open(root: string, files: VaultFiles): Promise<IndexReport> {
     this.closeNow();
-    const index = openIndex(root, this.options.dataDir, this.options.onNotice);
+    const notices: string[] = [];
+    this.notices = notices;
+    const index = openIndex(root, this.options.dataDir, (message) => {
+      notices.push(message);
+      this.options.onNotice(message);
+    });
     this.current = index;
     return this.enqueue(() => this.refresh(index, files));
   }
@@ -108,6 +115,7 @@ export class VaultIndex {
       ambiguous: reads.links(['ambiguous']),
       brokenSubpaths: reads.links(['broken-subpath']),
       warnings: reads.warnings(),
+      notices: [...this.notices],
     };
   }
 

@@ -49,8 +49,14 @@ function Sidebar() {
 
 export function App() {
   const noteOpen = useNoteStore((state) => state.path !== null);
+  const visit = useNoteStore((state) => state.visit);
   const healthShown = useHealthStore((state) => state.shown);
   const settingsShown = useSettingsStore((state) => state.shown);
+
+  // Opening a note from anywhere (tree, search, a reference) shows it in place of the health view.
+  useEffect(() => {
+    if (visit > 0) useHealthStore.getState().show(false);
+  }, [visit]);
 
   useEffect(() => {
     startVaultSync();

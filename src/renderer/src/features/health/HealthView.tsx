@@ -70,6 +70,18 @@ export function HealthView() {
         )}
         {health && (
           <>
+            {health.notices.length > 0 && (
+              <section className="health-section">
+                <h3>Index</h3>
+                <ul>
+                  {health.notices.map((notice) => (
+                    <li key={notice} className="health-notice" data-testid="health-notice">
+                      {notice}
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
             <LinkIssues
               title="Broken links"
               links={health.broken}

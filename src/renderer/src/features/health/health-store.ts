@@ -31,6 +31,10 @@ export const useHealthStore = create<HealthState>((set) => ({
 export function issueCount(health: VaultHealth | null): number {
   if (!health) return 0;
   return (
-    health.broken.length + health.ambiguous.length + health.brokenSubpaths.length + health.warnings.length
+    health.notices.length +
+    health.broken.length +
+    health.ambiguous.length +
+    health.brokenSubpaths.length +
+    health.warnings.length
   );
 }
