@@ -53,6 +53,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * awaits, so requests keep being answered while a large vault is indexed.
  */
 export class IndexUpdate {
+  /** Paths an incremental pass changed (a full pass does not collect them). */
   readonly changedPaths = new Set<string>();
   private readonly keys = new Set<string>();
   /** Content hash of every note parsed in this pass. */
@@ -295,11 +296,14 @@ export class IndexUpdate {
 
   /** Records the keys a note answers to (call before and after it changes). */
   private noteKeysChanged(path: string): void {
+    // A full pass resolves as it writes and re-resolves by itself (finish): no keys to collect.
+    if (this.options.full) return;
     this.changedPaths.add(path);
     for (const key of this.options.fileKeys(path, this.options.aliases.get(path) ?? [])) this.keys.add(key);
   }
 
   private attachmentChanged(path: string): void {
+    if (this.options.full) return;
     this.changedPaths.add(path);
     for (const key of this.options.fileKeys(path, [])) this.keys.add(key);
   }
