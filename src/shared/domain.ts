@@ -78,7 +78,8 @@ export interface AttachmentFile {
 
 export interface VaultChange {
   vault: VaultSummary;
-  reason: 'opened' | 'files' | 'missing';
+  /** `returned`: the open vault's folder, missing for a while, is back and was read again. */
+  reason: 'opened' | 'files' | 'missing' | 'returned';
   /** Vault-relative paths that were added, changed or removed (empty when opened). */
   paths: string[];
 }

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppPage } from '../support/app-page';
@@ -119,4 +119,21 @@ test('deleting the vault folder while it is open says so and keeps the notes rea
   await expect(app.note('Zettelkasten method')).toBeVisible();
   await page.getByTestId('search-input').fill('luhmann');
   await expect(page.getByTestId('search-result').first()).toContainText('Niklas Luhmann');
+});
+
+test('a vault folder that comes back is read again, with the open note kept', async ({ page }) => {
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await app.note('Niklas Luhmann').click();
+  await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
+  // A drive unplugged, then plugged in again with a note written elsewhere meanwhile.
+  const away = `${vault}-away`;
+  renameSync(vault, away);
+  await expect(page.getByTestId('vault-missing')).toBeVisible();
+  writeFileSync(join(away, 'Written elsewhere.md'), '# Written elsewhere\n\nAbout [[Niklas Luhmann]].\n');
+  renameSync(away, vault);
+  await expect(page.getByTestId('vault-missing')).toHaveCount(0, { timeout: 10_000 });
+  await expect(app.note('Written elsewhere')).toBeVisible();
+  await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
+  await expect(page.getByTestId('backlink').filter({ hasText: 'About [[Niklas Luhmann]].' })).toBeVisible();
 });

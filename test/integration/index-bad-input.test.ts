@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
@@ -15,6 +15,22 @@ async function indexed(dataDir: string, vault: string, watch = false): Promise<K
   const app = await startIndexedApp(dataDir, vault, { watch });
   cleanups.push(() => app.dispose());
   return app;
+}
+
+/** The basic fixture vault, indexed and watched; `until` waits for a vault change of a given reason. */
+async function watchedBasicVault() {
+  const ws = tempWorkspace('basic');
+  cleanups.push(ws.remove);
+  const app = await indexed(ws.dataDir, ws.vault, true);
+  const seen: VaultChange[] = [];
+  cleanups.push(
+    app.events.subscribe((channel, payload) => {
+      if (channel === 'vault:changed') seen.push(payload as VaultChange);
+    }),
+  );
+  const until = (reason: VaultChange['reason']) =>
+    waitFor(() => seen.some((change) => change.reason === reason), 10_000, `a vault change (${reason})`);
+  return { ws, app, until };
 }
 
 describe('bad input is survived and reported', () => {
@@ -73,21 +89,35 @@ describe('bad input is survived and reported', () => {
   });
 
   it('says the vault folder is gone when it is deleted while open, and keeps answering', async () => {
-    const ws = tempWorkspace('basic');
-    cleanups.push(ws.remove);
-    const app = await indexed(ws.dataDir, ws.vault, true);
-    const seen: VaultChange[] = [];
-    cleanups.push(
-      app.events.subscribe((channel, payload) => {
-        if (channel === 'vault:changed') seen.push(payload as VaultChange);
-      }),
-    );
+    const { ws, app, until } = await watchedBasicVault();
     rmSync(ws.vault, { recursive: true, force: true });
-    await waitFor(() => seen.some((change) => change.reason === 'missing'), 5000, 'the missing-vault event');
+    await until('missing');
     expect(app.vault.summary()).toMatchObject({ missing: true });
     expect(app.index.status().report?.notes).toBe(3);
     await expect(app.handlers['notes:read']({ path: 'Home.md' })).rejects.toMatchObject({
       code: expect.any(String),
     });
+  });
+
+  it('reads the vault again when its folder comes back, and watches it again', async () => {
+    const { ws, app, until } = await watchedBasicVault();
+    // A drive unplugged and plugged in again: the folder goes away, then returns with a note more.
+    const away = `${ws.vault}-away`;
+    renameSync(ws.vault, away);
+    await until('missing');
+    writeFileSync(join(away, 'Written elsewhere.md'), '# Written elsewhere\n\nLinks [[Home]].\n');
+    renameSync(away, ws.vault);
+    await until('returned');
+    expect(app.vault.summary()).toMatchObject({ missing: false, noteCount: 4 });
+    await app.index.whenIdle();
+    expect(app.index.status().report?.notes).toBe(4);
+    await expect(app.handlers['notes:read']({ path: 'Home.md' })).resolves.toMatchObject({ path: 'Home.md' });
+
+    // Watched again: a note written now is indexed without reopening.
+    writeFileSync(join(ws.vault, 'After return.md'), '# After return\n\nSee [[Home]].\n');
+    await waitFor(() => app.index.note('After return.md') !== null, 5000, 'the new note in the index');
+    expect(app.index.backlinks('Home.md').map((link) => link.source)).toEqual(
+      expect.arrayContaining(['After return.md', 'Written elsewhere.md']),
+    );
   });
 });

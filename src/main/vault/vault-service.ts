@@ -31,6 +31,8 @@ export interface VaultServiceOptions {
 
 const maxNoteBytes = 20 * 1024 * 1024;
 const maxAttachmentBytes = 25 * 1024 * 1024;
+/** How often a vault whose folder went missing looks for it again. */
+const returnPollMs = 2000;
 
 interface OpenVault {
   root: string;
@@ -40,6 +42,8 @@ interface OpenVault {
   watcher: VaultWatcher | null;
   /** The folder disappeared (deleted, unplugged) while open. */
   missing: boolean;
+  /** While missing: the timer that looks for the folder's return. */
+  returnCheck: NodeJS.Timeout | null;
 }
 
 export type NoteSource = Omit<NoteFile, 'links'>;
@@ -51,7 +55,11 @@ export class VaultService {
   constructor(private readonly options: VaultServiceOptions) {}
 
   /** Opens `path`, or asks the user for a folder when none is given. Resolves null if they cancel. */
-  async open(path?: string): Promise<VaultSummary | null> {
+  open(path?: string): Promise<VaultSummary | null> {
+    return this.openFolder(path, 'opened');
+  }
+
+  private async openFolder(path: string | undefined, reason: 'opened' | 'returned') {
     const chosen = path ?? (await this.pick());
     if (chosen === null) return null;
     const root = resolve(chosen);
@@ -68,6 +76,7 @@ export class VaultService {
       attachments: new Set(files.attachments),
       watcher: null,
       missing: false,
+      returnCheck: null,
     };
     this.vault = vault;
     this.options.listener?.open(root, files).catch((error: Error) => {
@@ -83,7 +92,7 @@ export class VaultService {
     }
     this.options.recent.remember(root, vault.name);
     const summary = this.summarize(vault);
-    this.options.events.emit('vault:changed', { vault: summary, reason: 'opened', paths: [] });
+    this.options.events.emit('vault:changed', { vault: summary, reason, paths: [] });
     return summary;
   }
 
@@ -152,6 +161,7 @@ export class VaultService {
           reason: 'missing',
           paths: [],
         });
+        this.awaitReturn(vault);
         return;
       }
     }
@@ -176,6 +186,25 @@ export class VaultService {
     });
   }
 
+  /**
+   * Looks for a missing vault's folder every few seconds. Once it is back, the vault is read again as on
+   * opening (the files, the index brought up to date, a new watcher: the old one stopped with the folder).
+   */
+  private awaitReturn(vault: OpenVault): void {
+    if (vault.returnCheck) return;
+    const check = async () => {
+      const back = (await stat(vault.root).catch(() => null))?.isDirectory() ?? false;
+      if (!back || this.vault !== vault || vault.returnCheck === null) return;
+      clearInterval(vault.returnCheck);
+      vault.returnCheck = null;
+      await this.openFolder(vault.root, 'returned').catch((error: Error) => {
+        console.error(`Reading ${vault.root} again failed: ${error.message}`);
+      });
+    };
+    vault.returnCheck = setInterval(() => void check(), returnPollMs);
+    vault.returnCheck.unref();
+  }
+
   private summarize(vault: OpenVault): VaultSummary {
     return {
       name: vault.name,
@@ -187,6 +216,7 @@ export class VaultService {
   }
 
   private async close(): Promise<void> {
+    if (this.vault?.returnCheck) clearInterval(this.vault.returnCheck);
     const watcher = this.vault?.watcher;
     const wasOpen = this.vault !== null;
     this.vault = null;
