@@ -138,6 +138,7 @@ export function createApp(options: AppOptions): KastenApp {
     },
     'attachments:read': async ({ path }) => vault.readAttachment(path),
     'vault:health': async () => index.health(),
+    'vault:issues': async () => index.issueCounts(),
     'index:status': async () => index.status(),
     'index:cancel': async () => {
       index.cancel();

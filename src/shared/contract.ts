@@ -19,6 +19,7 @@ import type {
   ResolvedLink,
   SearchHit,
   TagCount,
+  HealthCounts,
   VaultHealth,
 } from './index-domain';
 
@@ -83,6 +84,8 @@ export const requests = {
   'attachments:read': request<AttachmentFile>()(z.object({ path: vaultRelativePath }).strict()),
   /** Broken links, ambiguous links, broken subpaths and every warning about the vault's files. */
   'vault:health': request<VaultHealth>()(z.undefined()),
+  /** How many of each the health lists hold; cheap enough to ask after every change. */
+  'vault:issues': request<HealthCounts>()(z.undefined()),
   /** Indexing progress and the counts of the last finished pass. */
   'index:status': request<{ progress: IndexProgress; report: IndexReport | null }>()(z.undefined()),
   /** Stops a running index pass; the rest is picked up on the next open. */

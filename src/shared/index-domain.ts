@@ -66,6 +66,9 @@ export interface VaultHealth {
   notices: string[];
 }
 
+/** How many of each kind of issue VaultHealth would list: what the status bar shows. */
+export type HealthCounts = { [Kind in keyof VaultHealth]: number };
+
 /** Counts after an index pass, as `kasten index --json` prints them. */
 export interface IndexReport {
   notes: number;

@@ -64,6 +64,21 @@ test('the health view lists broken links and opens the note that has one', async
   await expect(app.viewerTitle()).toHaveText('Links between notes');
 });
 
+test('a long list of issues shows its first hundred, and all of them on request', async ({ page }) => {
+  const links = Array.from({ length: 150 }, (_, index) => `- [[Nowhere ${index}]]`).join('\n');
+  writeFileSync(join(vault, 'Many broken.md'), `# Many broken\n\n${links}\n`);
+  await page.goto(server.url);
+  // The sample vault's own broken link, and these.
+  await expect(page.getByTestId('health-button')).toHaveText('⚠ 151 issues');
+  await page.getByTestId('health-button').click();
+  const broken = page.getByTestId('health-broken-link');
+  await expect(broken).toHaveCount(100);
+  await page.getByRole('button', { name: 'Show all 151' }).click();
+  await expect(broken).toHaveCount(151);
+  await broken.filter({ hasText: '[[Nowhere 149]]' }).click();
+  await expect(new AppPage(page).viewerTitle()).toHaveText('Many broken');
+});
+
 test('an index that cannot be read is rebuilt, and the health view says so', async ({ page }) => {
   const app = new AppPage(page);
   const { dataDir } = server;

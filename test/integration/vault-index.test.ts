@@ -121,6 +121,16 @@ describe('indexing the sample vault', () => {
     db.close();
     const rebuilt = await indexed(ws.dataDir, ws.vault);
     expect(rebuilt.index.status().report).toMatchObject({ notes: 13, parsed: 13 });
+    // The status bar's counts are the sizes of the health view's lists.
+    const health = rebuilt.index.health();
+    expect(rebuilt.index.issueCounts()).toEqual({
+      broken: health.broken.length,
+      ambiguous: health.ambiguous.length,
+      brokenSubpaths: health.brokenSubpaths.length,
+      warnings: health.warnings.length,
+      notices: 1,
+    });
+    expect(health.broken).toHaveLength(1);
     expect(rebuilt.index.health().notices).toEqual([
       `The index ${file} was built by another version of Kasten (schema 99); it is being rebuilt.`,
     ]);

@@ -1,4 +1,10 @@
-import type { IndexReport, IndexWarning, LinkStatus, ResolvedLink } from '../../shared/index-domain';
+import type {
+  HealthCounts,
+  IndexReport,
+  IndexWarning,
+  LinkStatus,
+  ResolvedLink,
+} from '../../shared/index-domain';
 import type { SqliteDatabase } from '../storage/database';
 
 interface LinkRow {
@@ -37,6 +43,19 @@ export class LinkReads {
                 coalesce(sum(status = 'broken'), 0) AS broken,
                 coalesce(sum(status = 'ambiguous'), 0) AS ambiguous,
                 coalesce(sum(status = 'broken-subpath'), 0) AS brokenSubpaths
+         FROM links`,
+      )
+      .get()!;
+  }
+
+  /** How many links are broken, ambiguous or have a broken subpath, and how many warnings there are. */
+  issueCounts(): Omit<HealthCounts, 'notices'> {
+    return this.db
+      .prepare<[], Omit<HealthCounts, 'notices'>>(
+        `SELECT coalesce(sum(status = 'broken'), 0) AS broken,
+                coalesce(sum(status = 'ambiguous'), 0) AS ambiguous,
+                coalesce(sum(status = 'broken-subpath'), 0) AS brokenSubpaths,
+                (SELECT count(*) FROM warnings) AS warnings
          FROM links`,
       )
       .get()!;

@@ -1,4 +1,5 @@
 import type {
+  HealthCounts,
   IndexChange,
   NoteInfo,
   NoteTitle,
@@ -117,6 +118,11 @@ export class VaultIndex {
       warnings: reads.warnings(),
       notices: [...this.notices],
     };
+  }
+
+  /** The sizes of health()'s lists, without reading them: one pass over the links. */
+  issueCounts(): HealthCounts {
+    return { ...this.require().reads.issueCounts(), notices: this.notices.length };
   }
 
   search(request: SearchRequest): SearchHit[] {

@@ -1,6 +1,42 @@
-import type { ResolvedLink } from '../../../../shared/index-domain';
+import { useState, type ReactNode } from 'react';
+import type { ResolvedLink, VaultHealth } from '../../../../shared/index-domain';
 import { useNoteStore } from '../notes/note-store';
-import { issueCount, useHealthStore } from './health-store';
+import { useHealthStore } from './health-store';
+
+/** Items a section shows before "Show all": a large vault can have thousands of ambiguous links. */
+const shownAtFirst = 100;
+
+/** A titled list of issues, the first hundred of them until the user asks for all. */
+function IssueSection<Item>({
+  title,
+  items,
+  render,
+}: {
+  title: string;
+  items: Item[];
+  render: (item: Item) => ReactNode;
+}) {
+  const [all, setAll] = useState(false);
+  if (items.length === 0) return null;
+  const shown = all ? items : items.slice(0, shownAtFirst);
+  return (
+    <section className="health-section">
+      <h3>
+        {title} <span className="muted">{items.length.toLocaleString()}</span>
+      </h3>
+      <ul>{shown.map(render)}</ul>
+      {shown.length < items.length && (
+        <button type="button" className="link-button" onClick={() => setAll(true)}>
+          Show all {items.length.toLocaleString()}
+        </button>
+      )}
+    </section>
+  );
+}
+
+function isHealthy(health: VaultHealth): boolean {
+  return Object.values(health).every((list: unknown[]) => list.length === 0);
+}
 
 function LinkIssues({
   title,
@@ -13,31 +49,27 @@ function LinkIssues({
   testId: string;
   onOpen: (path: string, line: number) => void;
 }) {
-  if (links.length === 0) return null;
   return (
-    <section className="health-section">
-      <h3>
-        {title} <span className="muted">{links.length}</span>
-      </h3>
-      <ul>
-        {links.map((link) => (
-          <li key={`${link.source}:${link.line}:${link.column}`}>
-            <button
-              type="button"
-              className="health-item"
-              data-testid={testId}
-              onClick={() => onOpen(link.source, link.line)}
-            >
-              <code>{link.raw}</code>
-              <span className="health-reason">{link.reason}</span>
-              <span className="health-where">
-                {link.source}:{link.line}
-              </span>
-            </button>
-          </li>
-        ))}
-      </ul>
-    </section>
+    <IssueSection
+      title={title}
+      items={links}
+      render={(link) => (
+        <li key={`${link.source}:${link.line}:${link.column}`}>
+          <button
+            type="button"
+            className="health-item"
+            data-testid={testId}
+            onClick={() => onOpen(link.source, link.line)}
+          >
+            <code>{link.raw}</code>
+            <span className="health-reason">{link.reason}</span>
+            <span className="health-where">
+              {link.source}:{link.line}
+            </span>
+          </button>
+        </li>
+      )}
+    />
   );
 }
 
@@ -65,23 +97,21 @@ export function HealthView() {
       </header>
       <div className="note-body">
         {error && <p className="error">{error}</p>}
-        {health && issueCount(health) === 0 && (
+        {!health && !error && <p className="muted">Reading the vault's health…</p>}
+        {health && isHealthy(health) && (
           <p className="muted">Every link resolves and every file was read cleanly.</p>
         )}
         {health && (
           <>
-            {health.notices.length > 0 && (
-              <section className="health-section">
-                <h3>Index</h3>
-                <ul>
-                  {health.notices.map((notice) => (
-                    <li key={notice} className="health-notice" data-testid="health-notice">
-                      {notice}
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            )}
+            <IssueSection
+              title="Index"
+              items={health.notices}
+              render={(notice) => (
+                <li key={notice} className="health-notice" data-testid="health-notice">
+                  {notice}
+                </li>
+              )}
+            />
             <LinkIssues
               title="Broken links"
               links={health.broken}
@@ -100,29 +130,24 @@ export function HealthView() {
               testId="health-ambiguous-link"
               onOpen={openAt}
             />
-            {health.warnings.length > 0 && (
-              <section className="health-section">
-                <h3>
-                  Warnings <span className="muted">{health.warnings.length}</span>
-                </h3>
-                <ul>
-                  {health.warnings.map((warning) => (
-                    <li key={`${warning.path}:${warning.message}`}>
-                      <button
-                        type="button"
-                        className="health-item"
-                        data-testid="health-warning"
-                        disabled={!/\.md$/i.test(warning.path)}
-                        onClick={() => openAt(warning.path, null)}
-                      >
-                        <span className="health-reason">{warning.message}</span>
-                        <span className="health-where">{warning.path}</span>
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            )}
+            <IssueSection
+              title="Warnings"
+              items={health.warnings}
+              render={(warning) => (
+                <li key={`${warning.path}:${warning.message}`}>
+                  <button
+                    type="button"
+                    className="health-item"
+                    data-testid="health-warning"
+                    disabled={!/\.md$/i.test(warning.path)}
+                    onClick={() => openAt(warning.path, null)}
+                  >
+                    <span className="health-reason">{warning.message}</span>
+                    <span className="health-where">{warning.path}</span>
+                  </button>
+                </li>
+              )}
+            />
           </>
         )}
       </div>

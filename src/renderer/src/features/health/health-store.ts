@@ -1,40 +1,50 @@
 import { create } from 'zustand';
-import type { VaultHealth } from '../../../../shared/index-domain';
+import type { HealthCounts, VaultHealth } from '../../../../shared/index-domain';
 import { describeError, kasten } from '../../api';
 
 interface HealthState {
+  /** How many issues of each kind: always kept fresh, for the status bar. */
+  counts: HealthCounts | null;
+  /** The issues themselves: read only while the health view shows them (a 10k-note vault's run to MBs). */
   health: VaultHealth | null;
   /** The health view is showing in place of the note viewer. */
   shown: boolean;
   error: string | null;
+  /** Reads the counts again, and the issues too when the view is showing. */
   load(): Promise<void>;
   show(shown: boolean): void;
 }
 
-/** Broken links, ambiguous links, broken subpaths and warnings, reloaded whenever the index changes. */
-export const useHealthStore = create<HealthState>((set) => ({
+let loads = 0;
+
+/** Broken links, ambiguous links, broken subpaths, warnings and index notices, reloaded as the index changes. */
+export const useHealthStore = create<HealthState>((set, get) => ({
+  counts: null,
   health: null,
   shown: false,
   error: null,
   async load() {
+    // Only the latest load lands: one started before the view opened would bring no issues.
+    const load = ++loads;
+    const shown = get().shown;
     try {
-      set({ health: await kasten.vault.health(), error: null });
+      const [counts, health] = await Promise.all([
+        kasten.vault.issues(),
+        shown ? kasten.vault.health() : Promise.resolve(null),
+      ]);
+      if (load === loads) set({ counts, health, error: null });
     } catch (error) {
-      set({ health: null, error: describeError(error) });
+      if (load === loads) set({ error: describeError(error) });
     }
   },
   show(shown) {
-    set({ shown });
+    if (shown === get().shown) return;
+    set({ shown, ...(shown ? {} : { health: null }) });
+    if (shown) void get().load();
   },
 }));
 
-export function issueCount(health: VaultHealth | null): number {
-  if (!health) return 0;
-  return (
-    health.notices.length +
-    health.broken.length +
-    health.ambiguous.length +
-    health.brokenSubpaths.length +
-    health.warnings.length
-  );
+export function issueCount(counts: HealthCounts | null): number {
+  if (!counts) return 0;
+  return counts.notices + counts.broken + counts.ambiguous + counts.brokenSubpaths + counts.warnings;
 }

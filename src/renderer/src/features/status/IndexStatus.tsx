@@ -11,10 +11,10 @@ function timeLeft(ms: number | null): string {
 export function IndexStatus() {
   const progress = useIndexStore((state) => state.progress);
   const cancel = useIndexStore((state) => state.cancel);
-  const health = useHealthStore((state) => state.health);
+  const counts = useHealthStore((state) => state.counts);
   const shown = useHealthStore((state) => state.shown);
   const show = useHealthStore((state) => state.show);
-  const issues = issueCount(health);
+  const issues = issueCount(counts);
   const indexing = progress?.state === 'indexing';
   const label = indexing
     ? 'Vault health'
