@@ -157,6 +157,22 @@ describe('a cold index', () => {
     const fresh = await indexed(workspace().dataDir, ws.vault);
     expect(dumpIndex(reopened)).toEqual(dumpIndex(fresh));
   });
+  it('is not mistaken for interrupted when an index only lacks a lookup index new in this version', async () => {
+    const ws = workspace();
+    writeSyntheticVault(ws.vault, { notes: 50, seed: 5 });
+    const older = await startIndexedApp(ws.dataDir, ws.vault);
+    older.index.database().exec('DROP INDEX links_issue');
+    await older.dispose();
+
+    const reopened = await indexed(ws.dataDir, ws.vault);
+    expect(reopened.index.health().notices).toEqual([]);
+    expect(reopened.index.status().report).toMatchObject({ parsed: 0 });
+    const plan = reopened.index
+      .database()
+      .prepare("EXPLAIN QUERY PLAN SELECT count(*) FROM links WHERE status != 'resolved'")
+      .all() as { detail: string }[];
+    expect(plan.map(({ detail }) => detail).join()).toContain('links_issue');
+  });
   it('re-resolves every link when a note it announced by name is gone by the time it is parsed', async () => {
     const ws = workspace();
     mkdirSync(ws.vault, { recursive: true });

@@ -56,7 +56,7 @@ export class LinkReads {
                 coalesce(sum(status = 'ambiguous'), 0) AS ambiguous,
                 coalesce(sum(status = 'broken-subpath'), 0) AS brokenSubpaths,
                 (SELECT count(*) FROM warnings) AS warnings
-         FROM links`,
+         FROM links WHERE status != 'resolved'`,
       )
       .get()!;
   }
@@ -67,7 +67,10 @@ export class LinkReads {
 
   /** Every link, in source order; only those with a status in `statuses` when given. */
   links(statuses?: LinkStatus[]): ResolvedLink[] {
-    const where = statuses ? `WHERE l.status IN (SELECT value FROM json_each(?))` : '';
+    // `!= 'resolved'` lets SQLite read the few other links from the index links_issue.
+    const where = statuses
+      ? `WHERE l.status IN (SELECT value FROM json_each(?))${statuses.includes('resolved') ? '' : " AND l.status != 'resolved'"}`
+      : '';
     const statement = this.db.prepare<unknown[], LinkRow>(
       `SELECT ${linkColumns} FROM links l JOIN notes n ON n.id = l.note_id ${where} ORDER BY n.path, l.line, l.col`,
     );
