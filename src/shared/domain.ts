@@ -82,4 +82,6 @@ export interface VaultChange {
   reason: 'opened' | 'files' | 'missing' | 'returned';
   /** Vault-relative paths that were added, changed or removed (empty when opened). */
   paths: string[];
+  /** Files were added or removed, so the tree differs; false when files were only edited. */
+  treeChanged: boolean;
 }

@@ -97,18 +97,24 @@ describe('live updates from the real watcher', () => {
     });
     const seen = (path: string) => () => changes.some((change) => change.paths.includes(path));
 
+    const about = (path: string) => changes.filter((change) => change.paths.includes(path));
+
     writeFileSync(join(ws.vault, 'New idea.md'), '# New idea');
     await waitFor(seen('New idea.md'), 5000, 'add');
     expect(app.vault.summary()?.noteCount).toBe(4);
+    expect(about('New idea.md').map((change) => change.treeChanged)).toContain(true);
 
     writeFileSync(join(ws.vault, 'Ideas.md'), '# Ideas\n\nEdited.');
     await waitFor(seen('Ideas.md'), 5000, 'change');
     expect((await app.handlers['notes:read']({ path: 'Ideas.md' })).content).toContain('Edited.');
+    // An edit leaves the tree as it was: the renderer need not read it again.
+    expect(about('Ideas.md').every((change) => !change.treeChanged)).toBe(true);
 
     renameSync(join(ws.vault, 'New idea.md'), join(ws.vault, 'projects', 'Renamed idea.md'));
     await waitFor(seen('projects/Renamed idea.md'), 5000, 'rename');
     rmSync(join(ws.vault, 'Home.md'));
     await waitFor(seen('Home.md'), 5000, 'unlink');
+    expect(about('Home.md').map((change) => change.treeChanged)).toContain(true);
     writeFileSync(join(ws.vault, '.obsidian', 'workspace.json'), '{}');
 
     const tree = await app.handlers['vault:tree'](undefined);

@@ -92,7 +92,7 @@ export class VaultService {
     }
     this.options.recent.remember(root, vault.name);
     const summary = this.summarize(vault);
-    this.options.events.emit('vault:changed', { vault: summary, reason, paths: [] });
+    this.options.events.emit('vault:changed', { vault: summary, reason, paths: [], treeChanged: true });
     return summary;
   }
 
@@ -160,6 +160,7 @@ export class VaultService {
           vault: this.summarize(vault),
           reason: 'missing',
           paths: [],
+          treeChanged: false,
         });
         this.awaitReturn(vault);
         return;
@@ -167,20 +168,25 @@ export class VaultService {
     }
     if (missing) return;
     const batch = received.filter(({ path }) => !path.split('/').some(isIgnoredName));
+    let treeChanged = false;
     for (const { type, path } of batch) {
       const files = isNotePath(path) ? vault.notes : vault.attachments;
-      if (type === 'add') files.add(path);
-      else if (type === 'unlink') files.delete(path);
+      if (type === 'add' && !files.has(path)) {
+        files.add(path);
+        treeChanged = true;
+      } else if (type === 'unlink') treeChanged = files.delete(path) || treeChanged;
       else if (type === 'unlinkDir') {
         for (const set of [vault.notes, vault.attachments]) {
-          for (const file of set) if (file.startsWith(`${path}/`)) set.delete(file);
+          for (const file of set)
+            if (file.startsWith(`${path}/`)) treeChanged = set.delete(file) || treeChanged;
         }
       }
     }
     const paths = [
       ...new Set(batch.filter((event) => !event.type.endsWith('Dir')).map((event) => event.path)),
     ];
-    this.options.events.emit('vault:changed', { vault: this.summarize(vault), reason: 'files', paths });
+    const summary = this.summarize(vault);
+    this.options.events.emit('vault:changed', { vault: summary, reason: 'files', paths, treeChanged });
     await this.options.listener?.applyChanges(batch).catch((error: Error) => {
       console.error(`Updating the index of ${vault.root} failed: ${error.message}`);
     });
