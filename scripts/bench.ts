@@ -3,6 +3,7 @@
 import { cpus, totalmem } from 'node:os';
 import { measureChatTurns } from './bench/chat-turn.ts';
 import { measureColdStart } from './bench/cold-start.ts';
+import { machineCheckMs } from './bench/machine-check.ts';
 import { combineRuns, measureEngine } from './bench/vault-engine.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
@@ -24,6 +25,7 @@ const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(value < 10
 console.log(
   `\nKasten benchmark — ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n`,
 );
+const checkBefore = machineCheckMs();
 
 if (wanted('start')) {
   const start = await measureColdStart(runs);
@@ -106,3 +108,7 @@ if (wanted('chat')) {
     );
   }
 }
+
+console.log(
+  `\nMachine check (a fixed single-core JavaScript workload; lower is faster): ${ms(checkBefore)} ms before the sections, ${ms(machineCheckMs())} ms after.`,
+);
