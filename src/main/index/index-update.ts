@@ -63,7 +63,7 @@ export class IndexUpdate {
   private writes: Promise<void> = Promise.resolve();
   /**
    * A full pass: links whose resolution may still change when the rest of the vault is parsed (see
-   * isProvisional), written once resolved at the end. Written as they came and rewritten at the end,
+   * defer), written once resolved at the end. Written as they came and rewritten at the end,
    * they cost a tenth of a 10k-note vault's cold index in reading back, resolving twice and updating.
    */
   private deferred: PendingLink[] = [];
