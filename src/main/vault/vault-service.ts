@@ -89,6 +89,14 @@ export class VaultService {
         onError: (error) => console.error(`Watching ${root} failed: ${error.message}`),
       });
       await vault.watcher.start();
+      const missed = await vault.watcher.filesMissingFrom(
+        (path) => vault.notes.has(path) || vault.attachments.has(path),
+      );
+      if (missed.length > 0)
+        void this.apply(
+          vault,
+          missed.map((path) => ({ type: 'add', path, at: Date.now() })),
+        );
     }
     this.options.recent.remember(root, vault.name);
     const summary = this.summarize(vault);
