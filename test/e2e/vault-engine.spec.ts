@@ -125,6 +125,25 @@ test('editing files on disk updates the open note and its backlinks without a re
   await page.screenshot({ path: 'docs/screenshot-backlinks.png' });
 });
 
+test('an edit elsewhere that links the open note reloads it once', async ({ page }) => {
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await app.note('Niklas Luhmann').click();
+  await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
+  await expect(page.getByTestId('backlink').first()).toBeVisible();
+  const reads: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/notes:read')) reads.push(request.postData() ?? '');
+  });
+
+  const file = join(vault, 'concepts', 'Writing as thinking.md');
+  writeFileSync(file, `${readFileSync(file, 'utf8')}\nA line added on disk about [[Niklas Luhmann]].\n`);
+  await expect(page.getByTestId('backlink').filter({ hasText: 'A line added on disk' })).toBeVisible();
+  // The end of the index pass and the change it made arrive together: one reload, not one each.
+  await page.waitForTimeout(500);
+  expect(reads).toHaveLength(1);
+});
+
 test('deleting the vault folder while it is open says so and keeps the notes readable', async ({ page }) => {
   const app = new AppPage(page);
   await page.goto(server.url);

@@ -58,31 +58,43 @@ export const useNoteStore = create<NoteState>((set, get) => ({
 
 let subscribed = false;
 /**
+ * The end of an index pass and the change it made arrive together (and with the watcher's own event
+ * when the open note was edited): one reload for all of them, not one each.
+ */
+const reloadCoalesceMs = 30;
+
+/**
  * Follows the files: another vault closes the note; an edit, a rename, a new link or the end of an index
  * pass reloads it.
  */
 export function startNoteSync(): void {
   if (subscribed) return;
   subscribed = true;
+  let pending: ReturnType<typeof setTimeout> | null = null;
+  const reloadSoon = () => {
+    pending ??= setTimeout(() => {
+      pending = null;
+      void useNoteStore.getState().reload();
+    }, reloadCoalesceMs);
+  };
   kasten.vault.onChanged((change) => {
-    const { path, reload, close } = useNoteStore.getState();
+    const { path, close } = useNoteStore.getState();
     if (!path) return;
     if (change.reason === 'opened') close();
-    else if (change.paths.includes(path)) void reload();
+    else if (change.paths.includes(path)) reloadSoon();
   });
   kasten.index.onChanged((change) => {
-    const { path, line, open, reload } = useNoteStore.getState();
+    const { path, line, open } = useNoteStore.getState();
     if (!path) return;
     const renamed = change.renamed.find((rename) => rename.from === path);
     if (renamed) void open(renamed.to, line);
-    else void reload();
+    else reloadSoon();
   });
   // A note opened while the vault was still being indexed showed the backlinks written so far.
   let indexing = false;
   kasten.index.onProgress((progress) => {
     const finished = indexing && progress.state !== 'indexing';
     indexing = progress.state === 'indexing';
-    const { path, reload } = useNoteStore.getState();
-    if (finished && path) void reload();
+    if (finished && useNoteStore.getState().path) reloadSoon();
   });
 }
