@@ -154,10 +154,9 @@ export class IndexStore {
     for (const tag of facts.tags) s.insertTag.run(id, tag, tag.toLowerCase());
     for (const alias of facts.aliases) s.insertAlias.run(id, alias);
     linkOccurrences(facts).forEach((link, index) => {
-      const context = note.linkContexts[index] ?? '';
+      const pending = { noteId: id, source: note.path, link, context: note.linkContexts[index] ?? '' };
       const resolution = resolve(link);
-      if (defer?.({ noteId: id, source: note.path, link, context }, resolution)) return;
-      this.insertLink({ noteId: id, source: note.path, link, context }, resolution);
+      if (!defer?.(pending, resolution)) this.insertLink(pending, resolution);
     });
     s.insertFts.run(
       id,

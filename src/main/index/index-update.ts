@@ -13,6 +13,7 @@ import {
 import type { ParseOutcome } from './parsed-note';
 import type { ParserPool } from './parser-pool';
 import { createLookupIndexes, dropLookupIndexes } from '../storage/index-database';
+import { nextTurn, SlicedWrites } from './sliced-writes';
 
 export interface IndexUpdateOptions {
   root: string;
@@ -33,21 +34,6 @@ const tasksInFlight = Math.max(2, availableParallelism() * 2);
 const resolutionsPerPage = 500;
 const progressEveryMs = 100;
 /**
- * The longest the main thread writes before it lets requests through. Worker results can arrive
- * together (the pool drains its queue in one go), so writes are serialized and cut into slices of this
- * length, each in its own transaction and its own turn of the event loop.
- */
-const writeSliceMs = 16;
-/**
- * Slices share one transaction for this long before it commits. Every commit writes the slice's pages to
- * the WAL and flushes full-text terms into a new segment that FTS5 later merges: committing each 16 ms
- * slice spent a tenth of a cold index in commits. Requests on this connection see the uncommitted rows.
- */
-const commitEveryMs = 1000;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
  * One pass over a set of changed files: deletes, parses (in the worker pool) and writes notes, then
  * re-resolves exactly the links those changes can affect. Writes happen in short transactions between
  * awaits, so requests keep being answered while a large vault is indexed.
@@ -59,8 +45,6 @@ export class IndexUpdate {
   /** Content hash of every note parsed in this pass. */
   readonly parsedHashes = new Map<string, string>();
   private lastProgress = 0;
-  /** The chain of pending writes: one slice at a time, whichever worker's results it holds. */
-  private writes: Promise<void> = Promise.resolve();
   /**
    * A full pass: links whose resolution may still change when the rest of the vault is parsed (see
    * defer), written once resolved at the end. Written as they came and rewritten at the end,
@@ -69,10 +53,11 @@ export class IndexUpdate {
   private deferred: PendingLink[] = [];
   /** A note announced in advance turned out not to exist: every link is re-resolved at the end. */
   private resolveAll = false;
-  /** When the open write transaction began, or null when none is open. */
-  private batchStarted: number | null = null;
+  private readonly writes: SlicedWrites;
 
-  constructor(private readonly options: IndexUpdateOptions) {}
+  constructor(private readonly options: IndexUpdateOptions) {
+    this.writes = new SlicedWrites(options.store.db, options.signal);
+  }
 
   deleteNotes(paths: string[]): void {
     if (paths.length === 0) return;
@@ -138,7 +123,7 @@ export class IndexUpdate {
         const task = tasks[next++]!;
         const outcomes = await pool.parse({ root, paths: task }, signal);
         signal.throwIfAborted();
-        await this.write(outcomes, known);
+        await this.writes.write(outcomes, (outcome) => this.writeOutcome(outcome, known));
         done += task.length;
         const elapsed = performance.now() - started;
         const etaMs = done >= 64 ? Math.round((elapsed / done) * (total - done)) : null;
@@ -148,13 +133,13 @@ export class IndexUpdate {
     try {
       await Promise.all(Array.from({ length: Math.min(tasksInFlight, tasks.length) }, worker));
     } catch (error) {
-      await this.endWrites();
+      await this.writes.end();
       if (!signal.aborted) throw error;
       await this.finish();
       this.report({ state: 'cancelled', done, total, etaMs: null }, true);
       throw error;
     }
-    await this.endWrites();
+    await this.writes.end();
     return total;
   }
 
@@ -191,50 +176,6 @@ export class IndexUpdate {
     // After the resolutions, so that writing them does not also update the indexes.
     if (full) createLookupIndexes(store.db);
     if (!this.options.signal.aborted) this.report({ state: 'idle', done: 0, total: 0, etaMs: null }, true);
-  }
-
-  /** Queues `outcomes` for writing; resolves once all of them are written (or the pass is cancelled). */
-  private write(outcomes: ParseOutcome[], known: Map<string, FileState>): Promise<void> {
-    const { store, signal } = this.options;
-    const run = this.writes.then(async () => {
-      let next = 0;
-      while (next < outcomes.length) {
-        await nextTurn();
-        signal.throwIfAborted();
-        const deadline = performance.now() + writeSliceMs;
-        if (this.batchStarted === null) {
-          store.db.exec('BEGIN');
-          this.batchStarted = performance.now();
-        }
-        // No savepoint per slice: releasing one makes FTS5 flush its pending terms, as a commit does. A
-        // slice that throws rolls the whole batch back; those notes are parsed again next time.
-        try {
-          do this.writeOutcome(outcomes[next++]!, known);
-          while (next < outcomes.length && performance.now() < deadline);
-        } catch (error) {
-          this.batchStarted = null;
-          store.db.exec('ROLLBACK');
-          throw error;
-        }
-        this.commit(false);
-      }
-    });
-    this.writes = run.catch(() => {});
-    return run;
-  }
-
-  /** Waits for the queued writes and commits them. */
-  private async endWrites(): Promise<void> {
-    await this.writes;
-    this.commit(true);
-  }
-
-  /** Commits the open write transaction when it is due (or `now`). */
-  private commit(now: boolean): void {
-    if (this.batchStarted === null) return;
-    if (!now && performance.now() - this.batchStarted < commitEveryMs) return;
-    this.batchStarted = null;
-    this.options.store.db.exec('COMMIT');
   }
 
   private writeOutcome(outcome: ParseOutcome, known: Map<string, FileState>): void {

@@ -34,21 +34,20 @@ export class LinkReads {
   constructor(private readonly db: SqliteDatabase) {}
 
   counts(): Omit<IndexReport, 'warnings' | 'parsed' | 'ms'> {
-    return this.db
-      .prepare<[], Omit<IndexReport, 'warnings' | 'parsed' | 'ms'>>(
-        // One pass over the links rather than one per status.
-        `SELECT (SELECT count(*) FROM notes) AS notes,
-                (SELECT count(*) FROM attachments) AS attachments,
-                count(*) AS links,
-                coalesce(sum(status = 'broken'), 0) AS broken,
-                coalesce(sum(status = 'ambiguous'), 0) AS ambiguous,
-                coalesce(sum(status = 'broken-subpath'), 0) AS brokenSubpaths
-         FROM links`,
+    const totals = this.db
+      .prepare<[], { notes: number; attachments: number; links: number }>(
+        `SELECT (SELECT count(*) FROM notes) AS notes, (SELECT count(*) FROM attachments) AS attachments,
+                (SELECT count(*) FROM links) AS links`,
       )
       .get()!;
+    const { broken, ambiguous, brokenSubpaths } = this.issueCounts();
+    return { ...totals, broken, ambiguous, brokenSubpaths };
   }
 
-  /** How many links are broken, ambiguous or have a broken subpath, and how many warnings there are. */
+  /**
+   * How many links are broken, ambiguous or have a broken subpath (read from the partial index
+   * links_issue, not by scanning every link), and how many warnings there are.
+   */
   issueCounts(): Omit<HealthCounts, 'notices'> {
     return this.db
       .prepare<[], Omit<HealthCounts, 'notices'>>(

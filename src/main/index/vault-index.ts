@@ -120,7 +120,7 @@ export class VaultIndex {
     };
   }
 
-  /** The sizes of health()'s lists, without reading them: one pass over the links. */
+  /** The sizes of health()'s lists, without reading them. */
   issueCounts(): HealthCounts {
     return { ...this.require().reads.issueCounts(), notices: this.notices.length };
   }
