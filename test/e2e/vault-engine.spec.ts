@@ -144,14 +144,42 @@ test('an edit elsewhere that links the open note reloads it once', async ({ page
   expect(reads).toHaveLength(1);
 });
 
+test('an embedded section follows its note as it is edited on disk', async ({ page }) => {
+  writeFileSync(
+    join(vault, 'Embedded.md'),
+    '# Embedded\n\n## Part\n\nFirst text.\n\n## Other\n\nNot embedded.\n',
+  );
+  writeFileSync(join(vault, 'Embedding.md'), '# Embedding\n\n![[Embedded#Part]]\n\nAfter the embed.\n');
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await app.note('Embedding').click();
+  const embed = app.viewer.getByTestId('note-embed');
+  await expect(embed).toContainText('First text.');
+  await expect(embed).not.toContainText('Not embedded.');
+
+  // Lines added above the heading move it: the section is found again in the new text.
+  writeFileSync(
+    join(vault, 'Embedded.md'),
+    '# Embedded\n\nA new introduction.\n\nOf two paragraphs.\n\n## Part\n\nSecond text.\n\n## Other\n\nNot embedded.\n',
+  );
+  await expect(embed).toContainText('Second text.');
+  await expect(embed).not.toContainText('A new introduction.');
+  await expect(embed).not.toContainText('Not embedded.');
+});
+
 test('deleting the vault folder while it is open says so and keeps the notes readable', async ({ page }) => {
   const app = new AppPage(page);
   await page.goto(server.url);
   await expect(app.note('Zettelkasten method')).toBeVisible();
+  // The tree comes from the folder scan; search waits for the index, which must have read the notes first.
+  const search = page.getByTestId('search-input');
+  await search.fill('luhmann');
+  await expect(page.getByTestId('search-result').first()).toContainText('Niklas Luhmann');
+  await search.fill('');
   rmSync(vault, { recursive: true, force: true });
   await expect(page.getByTestId('vault-missing')).toContainText(`The folder ${vault} is gone`);
   await expect(app.note('Zettelkasten method')).toBeVisible();
-  await page.getByTestId('search-input').fill('luhmann');
+  await search.fill('luhmann');
   await expect(page.getByTestId('search-result').first()).toContainText('Niklas Luhmann');
 });
 
