@@ -114,6 +114,7 @@ export function createApp(options: AppOptions): KastenApp {
       return { root: open.path, name: open.name, tools };
     },
     model: () => models.chatModel(),
+    indexed: () => index.whenIdle(),
     // Notes linked in a message may fill 40 % of the context window; the rest is for the conversation.
     referenceBudget: async () => Math.floor((await models.contextWindowWithin(2_000)).tokens * 0.4),
   });

@@ -1,9 +1,10 @@
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messageText, type ChatMessage } from '../../src/shared/chat-domain';
 import type { KastenApp } from '../../src/main/app';
-import { startIndexedApp } from '../support/indexed-app';
+import { createIndexedApp, startIndexedApp } from '../support/indexed-app';
+import { writeSyntheticVault } from '../support/synthetic-vault';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
 
@@ -11,11 +12,15 @@ let workspace: ReturnType<typeof tempWorkspace>;
 let server: ScriptedModelServer;
 let app: KastenApp;
 
-async function startApp(baseUrl = `${server.url}/v1`): Promise<KastenApp> {
-  return startIndexedApp(workspace.dataDir, workspace.vault, {
+function modelOptions(baseUrl = `${server.url}/v1`) {
+  return {
     model: { provider: 'openai-compatible', baseUrl, model: 'scripted-model', apiKeyEnv: 'KASTEN_TEST_KEY' },
     env: { KASTEN_TEST_KEY: 'secret-key' },
-  });
+  } as const;
+}
+
+async function startApp(baseUrl?: string): Promise<KastenApp> {
+  return startIndexedApp(workspace.dataDir, workspace.vault, modelOptions(baseUrl));
 }
 
 /** Everything the model server was sent, as one string: what could have left the machine. */
@@ -110,6 +115,30 @@ describe('a chat turn', () => {
     ).toEqual([2, 1]);
     // The earlier answer is part of the conversation the model sees.
     expect(JSON.stringify(server.chatRequests.at(-1)!.messages)).toContain('See [1].');
+  });
+
+  it('sent while the first index is still being built, waits for it and finds the notes it links', async () => {
+    await app.dispose();
+    writeSyntheticVault(join(workspace.vault, 'bulk'), { notes: 1500, seed: 3 });
+    mkdirSync(join(workspace.vault, 'zz'));
+    writeFileSync(
+      join(workspace.vault, 'zz', 'Waiting target.md'),
+      '# Waiting target\n\nRead last of all.\n',
+    );
+    // A new data directory: a cold index of 1,500 notes, not awaited.
+    app = createIndexedApp(join(workspace.base, 'cold-data'), workspace.vault, modelOptions());
+    await app.start();
+    // The race this is about: the note is not in the index yet when the message is sent.
+    expect(app.index.note('zz/Waiting target.md')).toBeNull();
+    server.script([{ text: 'It is read last [1].' }]);
+
+    const answer = await ask('What is [[Waiting target]]?');
+
+    const user = app.chat.session(answer.sessionId).messages[0]!;
+    expect(user.references.map((reference) => [reference.path, reference.kind])).toEqual([
+      ['zz/Waiting target.md', 'direct'],
+    ]);
+    expect(sentToModel()).toContain('Read last of all.');
   });
 });
 

@@ -22,6 +22,11 @@ export interface ChatServiceOptions {
   vault: () => { root: string; name: string; tools: ToolVault };
   /** The configured model; throws a user-facing AppError when none is set up. */
   model: () => ChatModel;
+  /**
+   * Resolves once the index has read the vault (or its pass was cancelled): the notes a message links,
+   * and what the tools search and read, are looked up in it.
+   */
+  indexed?: () => Promise<void>;
   /** Tokens the notes linked in one message may take in the request. */
   referenceBudget: () => number | Promise<number>;
   stepLimit?: number;
@@ -77,6 +82,11 @@ export class ChatService {
     const { store } = this.options;
     const text = input.text.trim();
     if (text === '') throw new AppError('invalid-input', 'The message is empty.');
+    // No vault, no model or a busy session fail at once, not after waiting for the index.
+    this.options.vault();
+    this.options.model();
+    if (input.sessionId) this.assertIdle(input.sessionId);
+    await this.options.indexed?.();
     const vault = this.options.vault();
     const model = this.options.model();
     const session = input.sessionId
@@ -104,6 +114,8 @@ export class ChatService {
 
   /** Answers the last user message again, after a failed or stopped answer. */
   async retry(sessionId: string): Promise<StartedTurn> {
+    this.assertIdle(sessionId);
+    await this.options.indexed?.();
     this.assertIdle(sessionId);
     const last = this.options.store
       .session(sessionId)

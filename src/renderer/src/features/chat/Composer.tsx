@@ -3,6 +3,7 @@ import type { NoteTitle } from '../../../../shared/index-domain';
 import type { LinkResolution } from '../../../../shared/links/link-resolver';
 import { parseWikiLinkInner } from '../../../../shared/markdown/wikilink-inner';
 import { kasten } from '../../api';
+import { useIndexStore } from '../status/index-store';
 import { useChatStore } from './chat-store';
 
 interface Suggestion {
@@ -48,9 +49,14 @@ function linksIn(text: string) {
 export function Composer({ streaming }: { streaming: boolean }) {
   const send = useChatStore((state) => state.send);
   const stop = useChatStore((state) => state.stop);
+  const sending = useChatStore((state) => state.sending);
+  const indexing = useIndexStore((state) => state.progress?.state === 'indexing');
+  const indexEpoch = useIndexStore((state) => state.epoch);
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
-  const [titles, setTitles] = useState<NoteTitle[] | null>(null);
+  /** The titles, and the index change they were read at. */
+  const [read, setRead] = useState<{ epoch: number; titles: NoteTitle[] } | null>(null);
+  const titles = read?.titles ?? null;
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState<number | null>(null);
   const [resolved, setResolved] = useState<{ raw: string; resolution: LinkResolution }[]>([]);
@@ -65,9 +71,15 @@ export function Composer({ streaming }: { streaming: boolean }) {
   const hasLinks = linksKey !== '[]';
   const linking = open !== null;
 
+  // Titles read before the index changed (a pass ended, a note was added) are read again when next needed.
+  const readEpoch = read?.epoch ?? null;
   useEffect(() => {
-    if (linking && titles === null) kasten.notes.titles().then(setTitles, () => setTitles([]));
-  }, [linking, titles]);
+    if (!linking || readEpoch === indexEpoch) return;
+    kasten.notes.titles().then(
+      (list) => setRead({ epoch: indexEpoch, titles: list }),
+      () => setRead({ epoch: indexEpoch, titles: [] }),
+    );
+  }, [linking, readEpoch, indexEpoch]);
 
   useEffect(() => {
     const links = JSON.parse(linksKey) as ReturnType<typeof linksIn>;
@@ -79,7 +91,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
       );
     }, 150);
     return () => clearTimeout(timer);
-  }, [linksKey]);
+  }, [linksKey, indexEpoch]);
   const shownLinks = hasLinks ? resolved : [];
 
   const choose = (suggestion: Suggestion) => {
@@ -94,7 +106,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
   };
 
   const submit = async () => {
-    if (streaming || text.trim() === '') return;
+    if (streaming || sending || text.trim() === '') return;
     if (await send(text)) {
       setText('');
       setCaret(0);
@@ -159,6 +171,11 @@ export function Composer({ streaming }: { streaming: boolean }) {
           ))}
         </div>
       )}
+      {sending && indexing && (
+        <p className="composer-waiting muted small" data-testid="composer-waiting">
+          Your message is sent once the index has read the vault; cancel indexing to send it now.
+        </p>
+      )}
       <div className="composer-row">
         <textarea
           ref={input}
@@ -183,7 +200,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
           <button
             type="button"
             className="primary"
-            disabled={text.trim() === ''}
+            disabled={sending || text.trim() === ''}
             onClick={() => void submit()}
           >
             Send

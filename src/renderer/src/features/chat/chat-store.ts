@@ -11,6 +11,8 @@ interface ChatState {
   /** A session just deleted, offered for undo. */
   deleted: SessionSummary | null;
   error: string | null;
+  /** A message is on its way (it may wait for the index to finish reading the vault). */
+  sending: boolean;
   loadSessions(query?: string): Promise<void>;
   open(id: string): Promise<void>;
   newChat(): void;
@@ -32,6 +34,7 @@ export const useChatStore = create<ChatState>((set, get) => ({
   selectedMessageId: null,
   deleted: null,
   error: null,
+  sending: false,
   async loadSessions(query = get().query) {
     set({ query });
     try {
@@ -53,6 +56,7 @@ export const useChatStore = create<ChatState>((set, get) => ({
   },
   async send(text) {
     const current = get().session;
+    set({ sending: true });
     try {
       const started = await kasten.chat.send({ text, sessionId: current?.id });
       const base =
@@ -71,6 +75,8 @@ export const useChatStore = create<ChatState>((set, get) => ({
     } catch (error) {
       set({ error: describeError(error) });
       return false;
+    } finally {
+      set({ sending: false });
     }
   },
   async stop() {

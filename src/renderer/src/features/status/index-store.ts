@@ -6,12 +6,15 @@ import { useSearchStore } from '../search/search-store';
 
 interface IndexState {
   progress: IndexProgress | null;
+  /** Counts the index's changes (a pass ended, the watcher's changes landed): what was read from it is stale. */
+  epoch: number;
   cancel(): Promise<void>;
 }
 
 /** Indexing progress, mirrored from the main process. */
 export const useIndexStore = create<IndexState>(() => ({
   progress: null,
+  epoch: 0,
   async cancel() {
     await kasten.index.cancel();
   },
@@ -26,6 +29,7 @@ export function startIndexSync(): void {
   if (subscribed) return;
   subscribed = true;
   const refresh = () => {
+    useIndexStore.setState(({ epoch }) => ({ epoch: epoch + 1 }));
     void useHealthStore.getState().load();
     useSearchStore.getState().refresh();
   };
