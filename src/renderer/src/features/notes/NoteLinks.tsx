@@ -55,7 +55,7 @@ export function NoteLinks({
                 data-testid="outgoing-link"
                 title={link.reason ?? link.resolved ?? ''}
                 disabled={!link.resolved || !/\.md$/i.test(link.resolved)}
-                onClick={() => link.resolved && onOpen(link.resolved, link.subpathLine)}
+                onClick={() => link.resolved && onOpen(link.resolved, link.subpathLine, link.subpath)}
               >
                 {link.embed ? '↪ ' : ''}
                 {link.resolved ? noteName(link.resolved) : link.target}

@@ -1,7 +1,8 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { MarkdownNote } from './MarkdownNote';
 import { NoteLinks } from './NoteLinks';
 import { useNoteStore } from './note-store';
+import { subpathLine } from './subpath-line';
 
 /** The element showing source line `line` of the note itself (not of a note embedded in it). */
 function elementAt(container: HTMLElement, line: number): HTMLElement | null {
@@ -16,7 +17,11 @@ function elementAt(container: HTMLElement, line: number): HTMLElement | null {
 
 /** The open note, rendered; links open their targets here, at the heading, block or line. */
 export function NoteViewer() {
-  const { path, note, backlinks, line, visit, error, open, close } = useNoteStore();
+  const { path, note, backlinks, line, subpath, visit, error, open, close } = useNoteStore();
+  const targetLine = useMemo(
+    () => (note && subpath ? (subpathLine(note, subpath) ?? line) : line),
+    [note, subpath, line],
+  );
   const body = useRef<HTMLDivElement>(null);
   const shownVisit = useRef(-1);
 
@@ -25,7 +30,7 @@ export function NoteViewer() {
     if (!container || !note || shownVisit.current === visit) return;
     shownVisit.current = visit;
     container.scrollTop = 0;
-    const target = line === null ? null : elementAt(container, line);
+    const target = targetLine === null ? null : elementAt(container, targetLine);
     if (!target) return;
     target.scrollIntoView({ block: 'start' });
     target.classList.add('flash');
@@ -42,7 +47,7 @@ export function NoteViewer() {
       clearTimeout(timer);
       target.classList.remove('flash');
     };
-  }, [note, line, visit]);
+  }, [note, targetLine, visit]);
 
   if (!path) return null;
   return (

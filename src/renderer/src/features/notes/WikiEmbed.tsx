@@ -80,7 +80,11 @@ function NoteEmbed({
 
   return (
     <div className="note-embed" data-testid="note-embed" data-path={path}>
-      <button type="button" className="note-embed-title" onClick={() => onOpen(path, link.subpathLine)}>
+      <button
+        type="button"
+        className="note-embed-title"
+        onClick={() => onOpen(path, link.subpathLine, link.subpath)}
+      >
         {link.raw.slice(3, -2)}
       </button>
       {state.error ? (

@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import type { ResolvedLink } from '../../../../shared/index-domain';
 
-export type OpenNote = (path: string, line: number | null) => void;
+/** Opens a note at a source line, or at the heading or `^block` a subpath names (see note-store). */
+export type OpenNote = (path: string, line: number | null, subpath?: string | null) => void;
 
 const isNote = (path: string) => /\.md$/i.test(path);
 
@@ -30,7 +31,7 @@ export function WikiLink({
   const className = [markdown ? 'internal-link' : 'wikilink', `wikilink-${link.status}`].join(' ');
   const open = (path: string, line: number | null) => {
     setChoosing(false);
-    if (isNote(path)) onOpen(path, line);
+    if (isNote(path)) onOpen(path, line, link.subpath);
   };
 
   return (

@@ -10,10 +10,12 @@ interface NoteState {
   backlinks: ResolvedLink[];
   /** Source line to scroll to once the note is shown (a heading, a block, a linking line). */
   line: number | null;
+  /** The heading or `^block` to scroll to, found in the note's text once shown; wins over `line`. */
+  subpath: string | null;
   /** Counts user navigations, so a reload after an edit keeps the scroll position. */
   visit: number;
   error: string | null;
-  open(path: string, line?: number | null): Promise<void>;
+  open(path: string, line?: number | null, subpath?: string | null): Promise<void>;
   /** Reads the open note and its backlinks again, keeping the scroll position. */
   reload(): Promise<void>;
   close(): void;
@@ -25,13 +27,15 @@ export const useNoteStore = create<NoteState>((set, get) => ({
   note: null,
   backlinks: [],
   line: null,
+  subpath: null,
   visit: 0,
   error: null,
-  async open(path, line = null) {
+  async open(path, line = null, subpath = null) {
     const sameNote = get().path === path && get().note !== null;
     set({
       path,
       line,
+      subpath,
       visit: get().visit + 1,
       error: null,
       ...(sameNote ? {} : { note: null, backlinks: [] }),
@@ -52,7 +56,7 @@ export const useNoteStore = create<NoteState>((set, get) => ({
     }
   },
   close() {
-    set({ path: null, note: null, backlinks: [], line: null, error: null });
+    set({ path: null, note: null, backlinks: [], line: null, subpath: null, error: null });
   },
 }));
 
@@ -84,10 +88,10 @@ export function startNoteSync(): void {
     else if (change.paths.includes(path)) reloadSoon();
   });
   kasten.index.onChanged((change) => {
-    const { path, line, open } = useNoteStore.getState();
+    const { path, line, subpath, open } = useNoteStore.getState();
     if (!path) return;
     const renamed = change.renamed.find((rename) => rename.from === path);
-    if (renamed) void open(renamed.to, line);
+    if (renamed) void open(renamed.to, line, subpath);
     else reloadSoon();
   });
   // A note opened while the vault was still being indexed showed the backlinks written so far.

@@ -3,18 +3,13 @@ import { useNoteStore } from '../notes/note-store';
 
 /** Opens a note in the viewer, scrolled to `subpath` (a heading or `^block`) when the note has it. */
 export async function openReference(path: string, subpath: string | null = null): Promise<void> {
-  let line: number | null = null;
-  if (subpath) {
-    const [found] = await kasten.links.resolve({ links: [{ target: path, subpath }] }).catch(() => []);
-    line = found?.subpathLine ?? null;
-  }
-  await useNoteStore.getState().open(path, line);
+  await useNoteStore.getState().open(path, null, subpath);
 }
 
 /** Opens what a wikilink typed in a chat names, resolved as if written at the vault's root. */
 export async function openWikiLink(target: string, subpath: string | null): Promise<boolean> {
   const [found] = await kasten.links.resolve({ links: [{ target, subpath }] }).catch(() => []);
   if (!found?.path || found.kind !== 'note') return false;
-  await useNoteStore.getState().open(found.path, found.subpathLine);
+  await useNoteStore.getState().open(found.path, found.subpathLine, subpath);
   return true;
 }
