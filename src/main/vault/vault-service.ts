@@ -89,14 +89,16 @@ export class VaultService {
         onError: (error) => console.error(`Watching ${root} failed: ${error.message}`),
       });
       await vault.watcher.start();
-      const missed = await vault.watcher.filesMissingFrom(
-        (path) => vault.notes.has(path) || vault.attachments.has(path),
+      // Files created or deleted while the watcher's crawl ran (a sync tool at work) are applied now.
+      const { added, removed } = await vault.watcher.differencesFrom(
+        new Set([...vault.notes, ...vault.attachments]),
       );
-      if (missed.length > 0)
-        void this.apply(
-          vault,
-          missed.map((path) => ({ type: 'add', path, at: Date.now() })),
-        );
+      const at = Date.now();
+      const missed: FileEvent[] = [
+        ...added.map((path) => ({ type: 'add' as const, path, at })),
+        ...removed.map((path) => ({ type: 'unlink' as const, path, at })),
+      ];
+      if (missed.length > 0) void this.apply(vault, missed);
     }
     this.options.recent.remember(root, vault.name);
     const summary = this.summarize(vault);

@@ -69,14 +69,16 @@ export class VaultWatcher {
   }
 
   /**
-   * Regular files the initial crawl found that `known` does not list: files created between a scan of
-   * the vault and the crawl reaching their folder, which the watcher does not report (it ignores what it
-   * finds on the way). Read from the crawl's own listing; only those candidates are checked on disk.
+   * How the initial crawl differs from a scan of the vault made just before it (`known`): files created
+   * meanwhile (the crawl lists them; the watcher does not report what it finds on the way) and files
+   * deleted meanwhile (known, not listed, and gone from disk). Read from the crawl's own listing; only
+   * the differences are checked on disk.
    */
-  async filesMissingFrom(known: (path: string) => boolean): Promise<string[]> {
+  async differencesFrom(known: ReadonlySet<string>): Promise<{ added: string[]; removed: string[] }> {
     const { root } = this.options;
     const watched = this.watcher?.getWatched() ?? {};
     const folders = new Set(Object.keys(watched));
+    const listed = new Set<string>();
     const candidates: string[] = [];
     for (const [folder, names] of Object.entries(watched)) {
       if (!isInside(root, folder)) continue;
@@ -84,16 +86,21 @@ export class VaultWatcher {
       const prefix = folder === root ? '' : `${toVaultPath(root, folder)}/`;
       for (const name of names) {
         const path = prefix + name;
-        if (!known(path) && !folders.has(join(folder, name))) candidates.push(path);
+        listed.add(path);
+        if (!known.has(path) && !folders.has(join(folder, name))) candidates.push(path);
       }
     }
-    const files = await Promise.all(
-      candidates.map(async (path) => {
-        const info = await lstat(join(root, ...path.split('/'))).catch(() => null);
-        return info?.isFile() ? path : null;
-      }),
+    const onDisk = (path: string) => lstat(join(root, ...path.split('/'))).catch(() => null);
+    const added = await Promise.all(
+      candidates.map(async (path) => ((await onDisk(path))?.isFile() ? path : null)),
     );
-    return files.filter((path) => path !== null);
+    // A known file the crawl did not list may sit in a symlinked folder, which it does not enter.
+    const unlisted = [...known].filter((path) => !listed.has(path));
+    const removed = await Promise.all(unlisted.map(async (path) => ((await onDisk(path)) ? null : path)));
+    return {
+      added: added.filter((path) => path !== null),
+      removed: removed.filter((path) => path !== null),
+    };
   }
 
   async dispose(): Promise<void> {
