@@ -144,6 +144,24 @@ test('an edit elsewhere that links the open note reloads it once', async ({ page
   expect(reads).toHaveLength(1);
 });
 
+test('the open note renamed on disk is followed, without closing the health view shown over it', async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await app.note('Niklas Luhmann').click();
+  await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
+  await page.getByTestId('health-button').click();
+  await expect(page.getByTestId('health-view')).toBeVisible();
+
+  renameSync(join(vault, 'people', 'Niklas Luhmann.md'), join(vault, 'people', 'Luhmann.md'));
+  await expect(app.note('Luhmann')).toBeVisible();
+  await expect(page.getByTestId('health-view')).toBeVisible();
+  await page.getByRole('button', { name: 'Close vault health' }).click();
+  await expect(app.viewerTitle()).toHaveText('Luhmann');
+  await expect(app.viewer.getByText('people/Luhmann.md')).toBeVisible();
+});
+
 test('an embedded section follows its note as it is edited on disk', async ({ page }) => {
   writeFileSync(
     join(vault, 'Embedded.md'),

@@ -18,6 +18,8 @@ interface NoteState {
   open(path: string, line?: number | null, subpath?: string | null): Promise<void>;
   /** Reads the open note and its backlinks again, keeping the scroll position. */
   reload(): Promise<void>;
+  /** The open note was renamed on disk: shows it under its new path, where the reader was. */
+  follow(path: string): Promise<void>;
   close(): void;
 }
 
@@ -55,6 +57,11 @@ export const useNoteStore = create<NoteState>((set, get) => ({
       if (get().path === path) set({ note: null, backlinks: [], error: describeError(error) });
     }
   },
+  async follow(path) {
+    // Not a navigation: the scroll position stays, and so does a view shown in the viewer's place.
+    set({ path });
+    await get().reload();
+  },
   close() {
     set({ path: null, note: null, backlinks: [], line: null, subpath: null, error: null });
   },
@@ -88,10 +95,10 @@ export function startNoteSync(): void {
     else if (change.paths.includes(path)) reloadSoon();
   });
   kasten.index.onChanged((change) => {
-    const { path, line, subpath, open } = useNoteStore.getState();
+    const { path, follow } = useNoteStore.getState();
     if (!path) return;
     const renamed = change.renamed.find((rename) => rename.from === path);
-    if (renamed) void open(renamed.to, line, subpath);
+    if (renamed) void follow(renamed.to);
     else reloadSoon();
   });
   // A note opened while the vault was still being indexed showed the backlinks written so far.
