@@ -184,6 +184,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
           placeholder="Ask about your notes. [[ links a note."
           aria-label="Message"
           data-testid="composer"
+          readOnly={sending}
           onChange={(event) => {
             setText(event.target.value);
             setCaret(event.target.selectionStart);
