@@ -140,6 +140,28 @@ describe('a chat turn', () => {
     ]);
     expect(sentToModel()).toContain('Read last of all.');
   });
+
+  it('waiting for the index ends when indexing is cancelled, and the message is answered', async () => {
+    await app.dispose();
+    writeSyntheticVault(join(workspace.vault, 'bulk'), { notes: 3000, seed: 4 });
+    app = createIndexedApp(join(workspace.base, 'cold-data'), workspace.vault, modelOptions());
+    await app.start();
+    server.script([{ text: 'Answered without waiting.' }]);
+
+    let sent = false;
+    const turn = app.chat.send({ text: 'What is in [[Zettelkasten method]]?' }).then((started) => {
+      sent = true;
+      return started;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent).toBe(false);
+    app.index.cancel();
+
+    const answer = await (await turn).done;
+    expect(answer.status).toBe('complete');
+    expect(messageText(answer)).toBe('Answered without waiting.');
+    expect(app.index.status().progress.state).toBe('cancelled');
+  });
 });
 
 describe('vault tools stay inside the vault', () => {
