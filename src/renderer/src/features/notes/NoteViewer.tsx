@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { MarkdownNote } from './MarkdownNote';
 import { NoteLinks } from './NoteLinks';
 import { useNoteStore } from './note-store';
@@ -18,10 +18,6 @@ function elementAt(container: HTMLElement, line: number): HTMLElement | null {
 /** The open note, rendered; links open their targets here, at the heading, block or line. */
 export function NoteViewer() {
   const { path, note, backlinks, line, subpath, visit, error, open, close } = useNoteStore();
-  const targetLine = useMemo(
-    () => (note && subpath ? (subpathLine(note, subpath) ?? line) : line),
-    [note, subpath, line],
-  );
   const body = useRef<HTMLDivElement>(null);
   const shownVisit = useRef(-1);
 
@@ -30,6 +26,8 @@ export function NoteViewer() {
     if (!container || !note || shownVisit.current === visit) return;
     shownVisit.current = visit;
     container.scrollTop = 0;
+    // Parsed only on a navigation, not on the reloads that follow index changes.
+    const targetLine = subpath ? (subpathLine(note, subpath) ?? line) : line;
     const target = targetLine === null ? null : elementAt(container, targetLine);
     if (!target) return;
     target.scrollIntoView({ block: 'start' });
@@ -47,7 +45,7 @@ export function NoteViewer() {
       clearTimeout(timer);
       target.classList.remove('flash');
     };
-  }, [note, targetLine, visit]);
+  }, [note, line, subpath, visit]);
 
   if (!path) return null;
   return (
