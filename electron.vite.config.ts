@@ -28,7 +28,7 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           cli: resolve('src/main/cli.ts'),
           // Notes are parsed in worker threads (piscina loads this file in each).
-          'parse-worker': resolve('src/main/index/parse-worker.ts'),
+          'index-worker': resolve('src/main/index/index-worker.ts'),
         },
       },
     },

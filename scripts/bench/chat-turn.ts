@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ChatModel, LlmEvent, LlmRequest } from '../../src/main/llm/llm-types.ts';
-import { builtParserWorker } from '../../test/support/built-worker.ts';
+import { builtIndexWorker } from '../../test/support/built-worker.ts';
 
 export interface ChatLengthFigures {
   /** Messages in the session before each measured turn. */
@@ -67,7 +67,7 @@ function loadSources() {
     import('../../src/main/app-events.ts'),
     import('../../src/main/chat/chat-service.ts'),
     import('../../src/main/chat/chat-store.ts'),
-    import('../../src/main/index/parser-pool.ts'),
+    import('../../src/main/index/index-workers.ts'),
     import('../../src/main/index/vault-index.ts'),
     import('../../src/main/storage/app-database.ts'),
     import('../../src/main/summaries/summary-queue.ts'),
@@ -122,7 +122,7 @@ export async function measureChatTurns(
     { AppEvents },
     { ChatService },
     { ChatStore },
-    { createParserPool },
+    { createIndexWorkers },
     { VaultIndex },
     { openAppDatabase },
     { SummaryQueue },
@@ -140,8 +140,8 @@ export async function measureChatTurns(
   // One connected window, as the browser host serializes each event for its WebSocket.
   events.subscribe((channel, payload) => JSON.stringify({ channel, payload }));
   const db = openAppDatabase(join(base, 'data'), (notice) => console.warn(notice));
-  const pool = createParserPool(existsSync(builtParserWorker) ? builtParserWorker : null);
-  const index = new VaultIndex({ dataDir: join(base, 'data'), events, pool, onNotice: console.warn });
+  const workers = createIndexWorkers(existsSync(builtIndexWorker) ? builtIndexWorker : null);
+  const index = new VaultIndex({ dataDir: join(base, 'data'), events, workers, onNotice: console.warn });
   const vault = new VaultService({ events, recent: new RecentVaults(db), listener: index, watch: false });
   const model = new InstantModel();
   const summaries = new SummaryQueue({
@@ -251,7 +251,7 @@ export async function measureChatTurns(
     chat.stopAll();
     await vault.dispose();
     await index.close();
-    await pool.dispose();
+    await workers.dispose();
     db.close();
     rmSync(base, { recursive: true, force: true });
   }

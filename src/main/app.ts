@@ -9,7 +9,7 @@ import { ChatStore } from './chat/chat-store';
 import { ApiKeys, type SecretBox } from './llm/api-keys';
 import { ModelService } from './llm/model-service';
 import { ModelSettingsStore } from './llm/model-settings';
-import { createParserPool } from './index/parser-pool';
+import { createIndexWorkers } from './index/index-workers';
 import { VaultIndex } from './index/vault-index';
 import { openAppDatabase } from './storage/app-database';
 import type { SqliteDatabase } from './storage/database';
@@ -31,8 +31,8 @@ export interface AppOptions {
   pickFolder?: FolderPicker;
   /** Watch the open vault (default true). */
   watch?: boolean;
-  /** The built parser worker (`parse-worker.js`); without one notes are parsed on the main thread. */
-  parserWorker?: string;
+  /** The built parser worker (`index-worker.js`); without one notes are parsed on the main thread. */
+  indexWorker?: string;
   /** Model settings for this run that win over the stored ones (CLI flags). */
   model?: Partial<ModelSettings>;
   /** Where API keys are read from (environment variables named in the model settings). */
@@ -64,11 +64,11 @@ export function createApp(options: AppOptions): KastenApp {
   const notices: string[] = [];
   const db: SqliteDatabase = openAppDatabase(options.dataDir, (notice) => notices.push(notice));
   const recent = new RecentVaults(db);
-  const pool = createParserPool(options.parserWorker ?? null);
+  const workers = createIndexWorkers(options.indexWorker ?? null);
   const index = new VaultIndex({
     dataDir: options.dataDir,
     events,
-    pool,
+    workers,
     onNotice: (notice) => console.warn(notice),
   });
   const vault = new VaultService({
@@ -215,7 +215,7 @@ export function createApp(options: AppOptions): KastenApp {
       chat.stopAll();
       await vault.dispose();
       await index.close();
-      await pool.dispose();
+      await workers.dispose();
       db.close();
     },
   };

@@ -6,7 +6,7 @@ const here = import.meta.dirname;
 process.exitCode = await runCli(process.argv.slice(2), {
   rendererDir: join(here, '../renderer'),
   resourcesDir: join(here, '../../resources'),
-  parserWorker: join(here, 'parse-worker.js'),
+  indexWorker: join(here, 'index-worker.js'),
   stdout: (text) => console.log(text),
   stderr: (text) => console.error(text),
   write: (text) => process.stdout.write(text),

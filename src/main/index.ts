@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     dataDir: dataDir || process.env.KASTEN_DATA_DIR ? resolveDataDir(dataDir) : app.getPath('userData'),
     resourcesDir: app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources'),
     vault,
-    parserWorker: join(here, 'parse-worker.js'),
+    indexWorker: join(here, 'index-worker.js'),
     secretBox: keychainBox(safeStorage),
     pickFolder: async () => {
       const result = await dialog.showOpenDialog(window, {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/main/hosts/cli';
-import { builtParserWorker } from '../support/built-worker';
+import { builtIndexWorker } from '../support/built-worker';
 import { resourcesDir, tempWorkspace } from '../support/temp-vault';
 
 const cleanups: (() => void)[] = [];
@@ -25,7 +25,7 @@ async function kasten(...argv: string[]) {
   const code = await runCli(argv, {
     rendererDir: '/nonexistent',
     resourcesDir,
-    parserWorker: builtParserWorker,
+    indexWorker: builtIndexWorker,
     stdout: (text) => out.push(text),
     stderr: (text) => err.push(text),
     untilStopped: async () => undefined,

@@ -5,7 +5,7 @@ import type { KastenApp } from '../../src/main/app';
 import { AppEvents } from '../../src/main/app-events';
 import { IndexStore } from '../../src/main/index/index-store';
 import { LinkResolutions, storedResolution } from '../../src/main/index/link-resolutions';
-import { createParserPool, type ParserPool } from '../../src/main/index/parser-pool';
+import { createIndexWorkers, type IndexWorkers } from '../../src/main/index/index-workers';
 import { VaultIndex } from '../../src/main/index/vault-index';
 import { dropLookupIndexes } from '../../src/main/storage/index-database';
 import { scanVault } from '../../src/main/vault/vault-files';
@@ -180,19 +180,21 @@ describe('a cold index', () => {
       writeFileSync(join(ws.vault, `n${String(index).padStart(3, '0')}.md`), 'See [[zz target]].\n');
     writeFileSync(join(ws.vault, 'zz target.md'), '# Target\n');
     const files = await scanVault(ws.vault);
-    const inline = createParserPool(null);
+    const inline = createIndexWorkers(null);
     // The file disappears between the scan and its parse (its batch is the last).
-    const racing: ParserPool = {
+    const racing: IndexWorkers = {
       parse: (task, signal) => {
         if (task.paths.includes('zz target.md')) unlinkSync(join(ws.vault, 'zz target.md'));
         return inline.parse(task, signal);
       },
+      rankers: 0,
+      rank: (task) => inline.rank(task),
       dispose: () => inline.dispose(),
     };
     const index = new VaultIndex({
       dataDir: ws.dataDir,
       events: new AppEvents(),
-      pool: racing,
+      workers: racing,
       onNotice: () => {},
     });
     cleanups.push(() => index.close());

@@ -83,9 +83,9 @@ describe('bad input is survived and reported', () => {
     expect(from('odd/big.md')).toMatchObject([{ status: 'resolved', line: 3 }]);
     expect(from('odd/name with spaces 🦊.md')).toHaveLength(1);
     expect(from('odd/Cafe\u0301 NFD.md')).toHaveLength(1);
-    expect(app.index.search({ query: 'With BOM' })[0]?.path).toBe('odd/bom.md');
-    expect(app.index.search({ query: 'upper' })[0]?.path).toBe('odd/CASE.md');
-    expect(app.index.search({ query: 'lower' })[0]?.path).toBe('odd/case.md');
+    expect((await app.index.search({ query: 'With BOM' }))[0]?.path).toBe('odd/bom.md');
+    expect((await app.index.search({ query: 'upper' }))[0]?.path).toBe('odd/CASE.md');
+    expect((await app.index.search({ query: 'lower' }))[0]?.path).toBe('odd/case.md');
   });
 
   it('says the vault folder is gone when it is deleted while open, and keeps answering', async () => {

@@ -59,7 +59,7 @@ describe('indexing the sample vault', () => {
     const backlinks = app.index.backlinks('concepts/Atomic notes.md');
     expect(backlinks.length).toBeGreaterThan(2);
     expect(backlinks.every((link) => link.context.length > 0)).toBe(true);
-    const hits = app.index.search({ query: 'luhmann' });
+    const hits = await app.index.search({ query: 'luhmann' });
     expect(hits[0]?.path).toBe('people/Niklas Luhmann.md');
     expect(hits[0]?.snippet).toContain('\u0002');
   });
@@ -67,26 +67,26 @@ describe('indexing the sample vault', () => {
   it('searches with title matches first, snippets for every hit, and folder and tag filters', async () => {
     const ws = sampleWorkspace();
     const app = await indexed(ws.dataDir, ws.vault);
-    const all = app.index.search({ query: 'notes' });
+    const all = await app.index.search({ query: 'notes' });
     expect(all.length).toBeGreaterThan(5);
     expect(all.map((hit) => hit.score)).toEqual([...all.map((hit) => hit.score)].sort((a, b) => b - a));
     expect(all.every((hit) => hit.snippet.includes('\u0002') && hit.title.length > 0)).toBe(true);
     expect(all.slice(0, 3).every((hit) => /notes/i.test(hit.title))).toBe(true);
-    const inConcepts = app.index.search({ query: 'notes', folder: 'concepts' });
+    const inConcepts = await app.index.search({ query: 'notes', folder: 'concepts' });
     expect(inConcepts.length).toBeGreaterThan(0);
     expect(inConcepts.every((hit) => hit.path.startsWith('concepts/'))).toBe(true);
     expect(inConcepts.map((hit) => hit.path)).toEqual(
       all.filter((hit) => hit.path.startsWith('concepts/')).map((hit) => hit.path),
     );
-    const pkm = app.index.search({ query: 'notes', tag: '#pkm' }).map((hit) => hit.path);
+    const pkm = (await app.index.search({ query: 'notes', tag: '#pkm' })).map((hit) => hit.path);
     expect(pkm.sort()).toEqual([
       'Zettelkasten method.md',
       'concepts/Atomic notes.md',
       'concepts/Permanent notes.md',
       'concepts/Progressive summarization.md',
     ]);
-    expect(app.index.search({ query: 'notes', limit: 2 })).toEqual(all.slice(0, 2));
-    expect(app.index.search({ query: 'zzzunmatched' })).toEqual([]);
+    expect(await app.index.search({ query: 'notes', limit: 2 })).toEqual(all.slice(0, 2));
+    expect(await app.index.search({ query: 'zzzunmatched' })).toEqual([]);
   });
 
   it('re-parses nothing on a warm start, only what changed while closed, and drops deleted notes', async () => {
@@ -107,7 +107,7 @@ describe('indexing the sample vault', () => {
     const after = await indexed(ws.dataDir, ws.vault);
     // The new note is parsed, and the touched one re-read (same hash, so nothing rewritten).
     expect(after.index.status().report).toMatchObject({ notes: 13, parsed: 2, broken: 0 });
-    expect(after.index.search({ query: 'spaced' }).map((hit) => hit.path)).not.toContain(
+    expect((await after.index.search({ query: 'spaced' })).map((hit) => hit.path)).not.toContain(
       'concepts/Spaced repetition.md',
     );
   });

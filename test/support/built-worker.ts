@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
 /** The parser worker as the app runs it: built by electron-vite, loaded by piscina in worker threads. */
-export const builtParserWorker = join(root, 'out', 'main', 'parse-worker.js');
+export const builtIndexWorker = join(root, 'out', 'main', 'index-worker.js');
 
 function newestSource(dir: string): number {
   let newest = 0;
@@ -21,6 +21,6 @@ export default function setup(): void {
     newestSource(join(root, 'src', 'main')),
     newestSource(join(root, 'src', 'shared')),
   );
-  if (existsSync(builtParserWorker) && statSync(builtParserWorker).mtimeMs >= sources) return;
+  if (existsSync(builtIndexWorker) && statSync(builtIndexWorker).mtimeMs >= sources) return;
   execFileSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'ignore' });
 }

@@ -1,5 +1,5 @@
 import { createApp, type AppOptions, type KastenApp } from '../../src/main/app';
-import { builtParserWorker } from './built-worker';
+import { builtIndexWorker } from './built-worker';
 import { resourcesDir } from './temp-vault';
 
 /** The app as the CLI builds it on `vault` (parsing in the built worker, no watcher), not started yet. */
@@ -15,7 +15,7 @@ export function createIndexedApp(
     resourcesDir,
     vault,
     watch: false,
-    parserWorker: builtParserWorker,
+    indexWorker: builtIndexWorker,
     ...options,
   });
 }

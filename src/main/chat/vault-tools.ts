@@ -136,7 +136,7 @@ const tools: {
   },
 
   async search_notes(vault, numbers, { query, limit }) {
-    const hits = vault.index.search({ query, limit: limit ?? 8 });
+    const hits = await vault.index.search({ query, limit: limit ?? 8 });
     const documents = hits.map((hit) => ({
       document: numbers(hit.path, hit.title),
       title: hit.title,

@@ -7,7 +7,7 @@ import { version } from '../version';
 export interface CliAppEnvironment {
   dataDir: string;
   resourcesDir: string;
-  parserWorker?: string;
+  indexWorker?: string;
 }
 
 /**
@@ -30,7 +30,7 @@ export async function openCliApp(
     resourcesDir: env.resourcesDir,
     vault: root,
     watch: false,
-    parserWorker: env.parserWorker,
+    indexWorker: env.indexWorker,
     model,
   });
   try {

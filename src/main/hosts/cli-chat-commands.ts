@@ -11,7 +11,7 @@ import { openCliApp } from './cli-app';
 export interface ChatCommandEnvironment {
   dataDir: string;
   resourcesDir: string;
-  parserWorker?: string;
+  indexWorker?: string;
   stdout: (text: string) => void;
   /** Streamed answer text, written without a line break. */
   write: (text: string) => void;

@@ -6,7 +6,7 @@ import { openCliApp } from './cli-app';
 export interface VaultCommandEnvironment {
   dataDir: string;
   resourcesDir: string;
-  parserWorker?: string;
+  indexWorker?: string;
   stdout: (text: string) => void;
 }
 
@@ -46,7 +46,7 @@ export async function runVaultCommand(
         return 0;
       }
       case 'search': {
-        const hits = app.index.search({ query: args.subject ?? '', limit: args.limit });
+        const hits = await app.index.search({ query: args.subject ?? '', limit: args.limit });
         const json = hits.map((hit) => ({ ...hit, snippet: plainHighlights(hit.snippet) }));
         print(json, () => hits.map(describeHit).join('\n\n') || 'No matches.');
         return 0;

@@ -13,7 +13,7 @@ export interface CliEnvironment {
   rendererDir: string;
   resourcesDir: string;
   /** The built parser worker; without one, notes are parsed on the main thread. */
-  parserWorker?: string;
+  indexWorker?: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   /** Writes without a line break (streamed answers); defaults to `stdout`. */
@@ -125,7 +125,7 @@ function vaultCommand(
     throw new UsageError(`--limit must be 1–200, not "${values.limit}".`);
   return runVaultCommand(
     { command, vault, subject, json: values.json ?? false, broken: values.broken ?? false, limit },
-    { dataDir, resourcesDir: env.resourcesDir, parserWorker: env.parserWorker, stdout: env.stdout },
+    { dataDir, resourcesDir: env.resourcesDir, indexWorker: env.indexWorker, stdout: env.stdout },
   );
 }
 
@@ -164,7 +164,7 @@ function chatCommand(
     {
       dataDir,
       resourcesDir: env.resourcesDir,
-      parserWorker: env.parserWorker,
+      indexWorker: env.indexWorker,
       stdout: env.stdout,
       stderr: env.stderr,
       write: env.write ?? env.stdout,
@@ -192,7 +192,7 @@ async function serve(
     dataDir,
     resourcesDir: env.resourcesDir,
     vault,
-    parserWorker: env.parserWorker,
+    indexWorker: env.indexWorker,
     model,
     backgroundSummaries: values['no-summaries'] ? false : undefined,
   });

@@ -11,7 +11,7 @@ import {
   type StoredResolution,
 } from './link-resolutions';
 import type { ParseOutcome } from './parsed-note';
-import type { ParserPool } from './parser-pool';
+import type { IndexWorkers } from './index-workers';
 import { createLookupIndexes, dropLookupIndexes } from '../storage/index-database';
 import { nextTurn, SlicedWrites } from './sliced-writes';
 
@@ -21,7 +21,7 @@ export interface IndexUpdateOptions {
   resolutions: LinkResolutions;
   resolver: VaultLinkResolver;
   aliases: Map<string, string[]>;
-  pool: ParserPool;
+  workers: IndexWorkers;
   signal: AbortSignal;
   /** Re-resolve every link at the end rather than only those the changes can affect. */
   full: boolean;
@@ -34,7 +34,7 @@ const tasksInFlight = Math.max(2, availableParallelism() * 2);
 const resolutionsPerPage = 500;
 const progressEveryMs = 100;
 /**
- * One pass over a set of changed files: deletes, parses (in the worker pool) and writes notes, then
+ * One pass over a set of changed files: deletes, parses (in the index workers) and writes notes, then
  * re-resolves exactly the links those changes can affect. Writes happen in short transactions between
  * awaits, so requests keep being answered while a large vault is indexed.
  */
@@ -106,9 +106,9 @@ export class IndexUpdate {
     dropLookupIndexes(this.options.store.db);
   }
 
-  /** Parses `paths` in the pool and writes each note; returns how many were parsed. */
+  /** Parses `paths` in the index workers and writes each note; returns how many were parsed. */
   async parseNotes(paths: string[], known: Map<string, FileState>): Promise<number> {
-    const { pool, root, signal } = this.options;
+    const { workers, root, signal } = this.options;
     const total = paths.length;
     const started = performance.now();
     let done = 0;
@@ -121,7 +121,7 @@ export class IndexUpdate {
     const worker = async () => {
       while (next < tasks.length) {
         const task = tasks[next++]!;
-        const outcomes = await pool.parse({ root, paths: task }, signal);
+        const outcomes = await workers.parse({ root, paths: task }, signal);
         signal.throwIfAborted();
         await this.writes.write(outcomes, (outcome) => this.writeOutcome(outcome, known));
         done += task.length;

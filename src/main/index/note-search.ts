@@ -1,5 +1,6 @@
 import type { SearchHit, SearchRequest, TagCount } from '../../shared/index-domain';
 import type { SqliteDatabase, SqliteStatement } from '../storage/database';
+import type { RankedNote, RankTask } from './ranking-task';
 
 /** Marks around matched terms in snippets; control characters cannot occur in a note's text. */
 export const highlightStart = '\u0002';
@@ -18,15 +19,35 @@ export function toMatchExpression(query: string): string | null {
   return words.map((word) => `"${word}"*`).join(' AND ');
 }
 
+/** Worker threads that can each rank a share of a search's matches (see IndexWorkers). */
+export interface SearchRankers {
+  readonly rankers: number;
+  rank(task: RankTask): Promise<RankedNote[]>;
+}
+
+/** Below this many notes a search is ranked on the main thread alone: sharing it costs more than it saves. */
+const minNotesToShare = 2000;
+/** Each opening of an index, so that a worker's read connection is never to a file since rebuilt. */
+let openings = 0;
+
+const lowestId = Number.MIN_SAFE_INTEGER;
+const highestId = Number.MAX_SAFE_INTEGER;
+
+/** Best first; equal scores by note id, so a ranking split into shares merges to the same order. */
+const byScore = (a: RankedNote, b: RankedNote) => b.score - a.score || a.id - b.id;
+
 /** Full-text search over the index, with folder and tag filters. */
 export class NoteSearch {
   /** Ranking statements by their SQL (one per combination of filters); preparing cost 0.1 ms each. */
-  private readonly rankings = new Map<
-    string,
-    SqliteStatement<(string | number)[], { id: number; score: number }>
-  >();
+  private readonly rankings = new Map<string, SqliteStatement<(string | number)[], RankedNote>>();
   private readonly snippets;
   private readonly notes;
+  private readonly changes;
+  private readonly noteCount;
+  private readonly idAtOffset;
+  private readonly opening = ++openings;
+  /** Note id ranges that split the notes into equal shares, until the index next changes. */
+  private shares: { changes: number; parts: number; ranges: [number, number][] } | null = null;
 
   constructor(private readonly db: SqliteDatabase) {
     this.snippets = db.prepare<[string, string], { id: number; snippet: string }>(
@@ -37,14 +58,23 @@ export class NoteSearch {
     this.notes = db.prepare<[string], { id: number; path: string; title: string }>(
       'SELECT id, path, title FROM notes WHERE id IN (SELECT value FROM json_each(?))',
     );
+    this.changes = db.prepare<[], { changes: number }>('SELECT total_changes() AS changes');
+    this.noteCount = db.prepare<[], { count: number }>('SELECT count(*) AS count FROM notes');
+    this.idAtOffset = db.prepare<[number], { id: number }>(
+      'SELECT id FROM notes ORDER BY id LIMIT 1 OFFSET ?',
+    );
   }
 
   /**
    * Ranks first, then makes snippets for the hits only. In one query FTS5 made each snippet after the
    * sort at 0.27 ms a hit; in rowid order, for the chosen rows, at a fifth of that (a query matching all
-   * 10k notes: 13 ms in one query, 9 ms in these three).
+   * 10k notes: 13 ms in one query, 9 ms in these three). With `rankers`, worker threads rank shares of
+   * the notes while the main thread ranks its own (see rank).
    */
-  search({ query, limit = 20, folder, tag }: SearchRequest): SearchHit[] {
+  async search(
+    { query, limit = 20, folder, tag }: SearchRequest,
+    rankers: SearchRankers | null = null,
+  ): Promise<SearchHit[]> {
     const match = toMatchExpression(query);
     if (match === null) return [];
     const filters: string[] = [];
@@ -61,18 +91,13 @@ export class NoteSearch {
       );
       parameters.push(key, key, key);
     }
-    parameters.push(Math.max(1, Math.min(limit, 200)));
     // Without filters the notes table is read for the hits only, not joined to every match.
     const join = filters.length > 0 ? 'JOIN notes n ON n.id = notes_fts.rowid' : '';
     const sql = `SELECT notes_fts.rowid AS id, -bm25(notes_fts, ${weights}) AS score FROM notes_fts ${join}
          WHERE notes_fts MATCH ? ${filters.map((filter) => `AND ${filter}`).join(' ')}
-         ORDER BY score DESC LIMIT ?`;
-    let ranking = this.rankings.get(sql);
-    if (!ranking) {
-      ranking = this.db.prepare(sql);
-      this.rankings.set(sql, ranking);
-    }
-    const ranked = ranking.all(...parameters);
+           AND notes_fts.rowid BETWEEN ? AND ?
+         ORDER BY score DESC, notes_fts.rowid LIMIT ?`;
+    const ranked = await this.rank(sql, parameters, Math.max(1, Math.min(limit, 200)), rankers);
     if (ranked.length === 0) return [];
     const ids = JSON.stringify(ranked.map(({ id }) => id));
     const snippets = new Map(this.snippets.all(match, ids).map(({ id, snippet }) => [id, snippet]));
@@ -81,6 +106,62 @@ export class NoteSearch {
       const note = notes.get(id);
       return note ? [{ path: note.path, title: note.title, score, snippet: snippets.get(id) ?? '' }] : [];
     });
+  }
+
+  /**
+   * bm25 over every match is nearly all of a search's time (about 1 µs a match, 7–14 ms for a word in
+   * all of 10k notes). Its statistics are the whole index's whichever notes are ranked, so shares of the
+   * notes ranked at the same time on other threads, each keeping its best `limit`, merge to the very
+   * ranking one query gives. A worker that fails leaves its share to the main thread.
+   */
+  private async rank(
+    sql: string,
+    parameters: (string | number)[],
+    limit: number,
+    rankers: SearchRankers | null,
+  ): Promise<RankedNote[]> {
+    let ranking = this.rankings.get(sql);
+    if (!ranking) {
+      ranking = this.db.prepare(sql);
+      this.rankings.set(sql, ranking);
+    }
+    const statement = ranking;
+    const ranges = rankers && rankers.rankers > 0 ? this.shareRanges(rankers.rankers + 1) : [];
+    if (ranges.length < 2) return statement.all(...parameters, lowestId, highestId, limit);
+    const shared = ranges.slice(1).map(([low, high]) => {
+      const task = {
+        file: this.db.name,
+        opening: this.opening,
+        sql,
+        parameters: [...parameters, low, high, limit],
+      };
+      return rankers!.rank(task).catch(() => statement.all(...task.parameters));
+    });
+    const [low, high] = ranges[0]!;
+    const own = statement.all(...parameters, low, high, limit);
+    return own
+      .concat(...(await Promise.all(shared)))
+      .sort(byScore)
+      .slice(0, limit);
+  }
+
+  /** Id ranges holding equal numbers of notes; one range when there are too few notes to share. */
+  private shareRanges(parts: number): [number, number][] {
+    const { changes } = this.changes.get()!;
+    if (this.shares?.changes === changes && this.shares.parts === parts) return this.shares.ranges;
+    const { count } = this.noteCount.get()!;
+    const ranges: [number, number][] = [];
+    if (count >= minNotesToShare) {
+      let low = lowestId;
+      for (let part = 1; part < parts; part++) {
+        const bound = this.idAtOffset.get(Math.floor((part * count) / parts))!.id;
+        ranges.push([low, bound - 1]);
+        low = bound;
+      }
+      ranges.push([low, highestId]);
+    }
+    this.shares = { changes, parts, ranges };
+    return ranges;
   }
 
   tags(): TagCount[] {

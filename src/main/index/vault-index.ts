@@ -21,7 +21,7 @@ import type { FileEvent } from '../vault/vault-watcher';
 import type { NoteHash } from './note-catalog';
 import { openIndex, type OpenIndex } from './open-index';
 import { RenameDetector } from './rename-detector';
-import type { ParserPool } from './parser-pool';
+import type { IndexWorkers } from './index-workers';
 import { statAll, type FileStat } from './file-stats';
 import { IndexUpdate } from './index-update';
 import { linksInNote } from './links-in-note';
@@ -30,7 +30,7 @@ import { summarizeBatch } from './watch-batch';
 export interface VaultIndexOptions {
   dataDir: string;
   events: AppEvents;
-  pool: ParserPool;
+  workers: IndexWorkers;
   /** Shown to the user: an index that had to be rebuilt, and similar. */
   onNotice: (message: string) => void;
 }
@@ -48,6 +48,8 @@ export class VaultIndex {
   private readonly renames = new RenameDetector();
   /** Notices about the open vault's index (see VaultHealth.notices). */
   private notices: string[] = [];
+  /** Index passes running (one at most: they queue). */
+  private passes = 0;
 
   constructor(private readonly options: VaultIndexOptions) {}
 
@@ -125,8 +127,12 @@ export class VaultIndex {
     return { ...this.require().reads.issueCounts(), notices: this.notices.length };
   }
 
-  search(request: SearchRequest): SearchHit[] {
-    return this.require().search.search(request);
+  search(request: SearchRequest): Promise<SearchHit[]> {
+    const index = this.require();
+    // Workers share the ranking only between passes: a pass keeps its workers busy parsing, and its
+    // write transaction open across slices, with rows their read connections cannot see yet.
+    const between = this.passes === 0 && !index.db.inTransaction;
+    return index.search.search(request, between ? this.options.workers : null);
   }
 
   /** The indexed note at `path`, or null. */
@@ -189,7 +195,16 @@ export class VaultIndex {
   }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue.catch(() => {}).then(work);
+    const run = this.queue
+      .catch(() => {})
+      .then(async () => {
+        this.passes++;
+        try {
+          return await work();
+        } finally {
+          this.passes--;
+        }
+      });
     this.queue = run.catch(() => {});
     return run;
   }
@@ -277,7 +292,7 @@ export class VaultIndex {
       resolutions: index.resolutions,
       resolver: index.resolver,
       aliases: index.aliases,
-      pool: this.options.pool,
+      workers: this.options.workers,
       signal: index.controller.signal,
       full,
       fileKeys,

@@ -65,6 +65,13 @@ export function removeDatabaseFiles(file: string): void {
   for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
 }
 
+/** A read-only connection to an existing WAL database that another connection writes. */
+export function openReader(file: string): SqliteDatabase {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
 function connect(file: string): SqliteDatabase {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');

@@ -2,10 +2,14 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { parseNotes } from './parse-file';
 import type { ParseOutcome, ParseTask } from './parsed-note';
+import type { RankedNote, RankTask } from './ranking-task';
 
-/** Parses batches of notes; off the main thread when a worker file is given. */
-export interface ParserPool {
+/** Worker threads for the index: they parse notes and, when idle, rank a share of a search's matches. */
+export interface IndexWorkers {
   parse(task: ParseTask, signal?: AbortSignal): Promise<ParseOutcome[]>;
+  /** How many rank tasks can run at once beside the main thread; 0 when there are no worker threads. */
+  readonly rankers: number;
+  rank(task: RankTask): Promise<RankedNote[]>;
   dispose(): Promise<void>;
 }
 
@@ -14,20 +18,22 @@ export interface ParserPool {
  * thread, which writes everything the workers parse: on two cores a second worker made a cold index of
  * 10k notes no faster (6.2–6.7 s either way) and cost 75 MB.
  */
-export function createParserPool(
+export function createIndexWorkers(
   workerFile: string | null,
   threads = Math.max(1, availableParallelism() - 1),
-): ParserPool {
+): IndexWorkers {
   if (workerFile === null) {
     return {
       parse: (task, signal) => {
         signal?.throwIfAborted();
         return Promise.resolve(parseNotes(task));
       },
+      rankers: 0,
+      rank: () => Promise.reject(new Error('Ranking runs in worker threads, and there are none.')),
       dispose: async () => {},
     };
   }
-  const pool = new Piscina<ParseTask, ParseOutcome[]>({
+  const pool = new Piscina<ParseTask | RankTask, ParseOutcome[] | RankedNote[]>({
     filename: workerFile,
     minThreads: 1,
     maxThreads: Math.max(1, threads),
@@ -40,7 +46,9 @@ export function createParserPool(
     resourceLimits: { maxYoungGenerationSizeMb: 32 },
   });
   return {
-    parse: (task, signal) => pool.run(task, { signal }),
+    parse: (task, signal) => pool.run(task, { signal }) as Promise<ParseOutcome[]>,
+    rankers: Math.max(1, threads),
+    rank: (task) => pool.run(task, { name: 'rankNotes' }) as Promise<RankedNote[]>,
     dispose: () => pool.destroy(),
   };
 }
