@@ -188,6 +188,26 @@ describe('keeping the link graph exact while the vault changes', () => {
     expect(app.index.backlinks('people/Commonplace book.md')).toEqual([]);
   });
 
+  it('catches up with notes edited after they were read and before the watcher could report them', async () => {
+    const ws = sampleWorkspace();
+    const app = await indexed(ws.dataDir, ws.vault);
+    const watch = changes(app);
+    const notes = app.index.titles().map((note) => note.path);
+    const edited = 'concepts/Links between notes.md';
+    const text = readFileSync(join(ws.vault, edited), 'utf8');
+    // No watcher here: as for an edit made while the watcher's crawl had not reached the note's folder.
+    writeFileSync(join(ws.vault, edited), `${text}\nNow about wombats and [[Commonplace book]].\n`);
+
+    await app.index.catchUp(notes);
+    expect(watch.seen.map((change) => change.paths)).toEqual([[edited]]);
+    expect((await app.index.search({ query: 'wombats' })).map((hit) => hit.path)).toEqual([edited]);
+    expect(app.index.outgoing(edited).filter((link) => link.target === 'Commonplace book')).toHaveLength(2);
+
+    // Nothing else changed: nothing is read again.
+    await app.index.catchUp(notes);
+    expect(watch.seen).toHaveLength(1);
+  });
+
   it('marks a heading link broken when the heading is edited away, and fixed when it returns', async () => {
     const ws = sampleWorkspace();
     const app = await indexed(ws.dataDir, ws.vault, true);

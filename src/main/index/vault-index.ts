@@ -73,6 +73,27 @@ export class VaultIndex {
     return this.enqueue(() => this.applyBatch(index, batch));
   }
 
+  /**
+   * Re-reads those of `paths` whose size or time on disk differ from the index's, after the passes
+   * queued so far: notes edited after the pass read them and before the watcher reached them.
+   */
+  catchUp(paths: string[]): Promise<void> {
+    const index = this.current;
+    if (!index) return Promise.resolve();
+    return this.enqueue(async () => {
+      const known = index.store.noteStates();
+      const onDisk = await statAll(index.root, paths);
+      const at = Date.now();
+      const changed: FileEvent[] = [];
+      for (const [path, now] of onDisk) {
+        const before = known.get(path);
+        if (before && (before.size !== now.size || before.mtimeMs !== now.mtimeMs))
+          changed.push({ type: 'change', path, at });
+      }
+      if (changed.length > 0 && this.current === index) await this.applyBatch(index, changed);
+    });
+  }
+
   /** Stops the running index pass; what was parsed so far stays, the rest is picked up next time. */
   cancel(): void {
     const index = this.current;

@@ -17,6 +17,8 @@ export type FolderPicker = () => Promise<string | null>;
 export interface VaultListener {
   open(root: string, files: VaultFiles): Promise<unknown>;
   applyChanges(batch: FileEvent[]): Promise<void>;
+  /** Looks again at `notes` once the watcher is ready: they may have changed before it could see. */
+  catchUp(notes: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -99,6 +101,10 @@ export class VaultService {
         ...removed.map((path) => ({ type: 'unlink' as const, path, at })),
       ];
       if (missed.length > 0) void this.apply(vault, missed);
+      // Notes edited after they were read and before the watcher reached their folder.
+      this.options.listener?.catchUp([...vault.notes]).catch((error: Error) => {
+        if (error.name !== 'AbortError') console.error(`Indexing ${root} failed: ${error.message}`);
+      });
     }
     this.options.recent.remember(root, vault.name);
     const summary = this.summarize(vault);
