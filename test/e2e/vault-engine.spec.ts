@@ -185,6 +185,30 @@ test('an embedded section follows its note as it is edited on disk', async ({ pa
   await expect(embed).not.toContainText('Not embedded.');
 });
 
+test('an embed stays in place while other notes change', async ({ page }) => {
+  writeFileSync(join(vault, 'Embedded.md'), '# Embedded\n\nThe embedded text.\n');
+  writeFileSync(join(vault, 'Embedding.md'), '# Embedding\n\n![[Embedded]]\n\nSee [[Elsewhere]].\n');
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await app.note('Embedding').click();
+  const embed = app.viewer.getByTestId('note-embed');
+  await expect(embed).toContainText('The embedded text.');
+  await expect(app.viewer.getByRole('link', { name: 'Elsewhere' })).toHaveClass(/wikilink-broken/);
+  // A mark React does not know about: it is gone if the embed is rendered into a new element.
+  await embed.evaluate((element) => element.setAttribute('data-kept', 'yes'));
+
+  // A new note makes the open note's broken link resolve: the note reloads, its embed is not rebuilt.
+  writeFileSync(join(vault, 'Elsewhere.md'), '# Elsewhere\n');
+  await expect(app.viewer.getByRole('link', { name: 'Elsewhere' })).not.toHaveClass(/wikilink-broken/);
+  await expect(embed).toHaveAttribute('data-kept', 'yes');
+  await expect(embed).toContainText('The embedded text.');
+
+  // An edit to the embedded note still shows, in the same element.
+  writeFileSync(join(vault, 'Embedded.md'), '# Embedded\n\nThe edited text.\n');
+  await expect(embed).toContainText('The edited text.');
+  await expect(embed).toHaveAttribute('data-kept', 'yes');
+});
+
 test('deleting the vault folder while it is open says so and keeps the notes readable', async ({ page }) => {
   const app = new AppPage(page);
   await page.goto(server.url);

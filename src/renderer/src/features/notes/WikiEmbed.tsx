@@ -6,6 +6,7 @@ import { EmbeddedImage } from './EmbeddedImage';
 import { MarkdownNote } from './MarkdownNote';
 import { embeddedSection } from '../../../../shared/markdown/note-section';
 import type { OpenNote } from './WikiLink';
+import { useIndexStore } from '../status/index-store';
 
 /** How deep note embeds nest before the viewer stops, as Obsidian does. */
 const maxDepth = 4;
@@ -55,6 +56,12 @@ export function WikiEmbed({
   return <NoteEmbed link={link} path={path} chain={chain} onOpen={onOpen} />;
 }
 
+interface EmbedRead {
+  path: string;
+  note?: NoteFile;
+  error?: string;
+}
+
 function NoteEmbed({
   link,
   path,
@@ -66,18 +73,22 @@ function NoteEmbed({
   chain: string[];
   onOpen: OpenNote;
 }) {
-  const [state, setState] = useState<{ note?: NoteFile; error?: string }>({});
+  const [read, setRead] = useState<EmbedRead | null>(null);
+  // Read again after every change to the index: the note, or what its links lead to, may have changed.
+  // What was shown of this note stays until the new version arrives.
+  const indexEpoch = useIndexStore((index) => index.epoch);
   useEffect(() => {
     let cancelled = false;
     kasten.notes.read({ path }).then(
-      (note) => !cancelled && setState({ note }),
-      (error: unknown) => !cancelled && setState({ error: describeError(error) }),
+      (note) => !cancelled && setRead({ path, note }),
+      (error: unknown) => !cancelled && setRead({ path, error: describeError(error) }),
     );
     return () => {
       cancelled = true;
     };
-  }, [path]);
+  }, [path, indexEpoch]);
 
+  const state: Partial<EmbedRead> = read?.path === path ? read : {};
   return (
     <div className="note-embed" data-testid="note-embed" data-path={path}>
       <button
