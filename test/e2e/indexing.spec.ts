@@ -49,7 +49,7 @@ test('during a cold index a block link lands on its block, and a message waits f
   mkdirSync(join(vault, 'aa'));
   writeFileSync(
     join(vault, 'aa', 'Linking note.md'),
-    '# Linking note\n\nSee [[Waiting target#^late|the late block]].\n',
+    '# Linking note\n\nSee [[Waiting target#^late|the late block]].\n\n![[Waiting target#^late]]\n',
   );
   model = await startScriptedModelServer();
   model.script([{ text: 'It is the note read last [1].' }]);
@@ -61,9 +61,16 @@ test('during a cold index a block link lands on its block, and a message waits f
   await page.goto(server.url);
   await expect(page.getByRole('progressbar', { name: 'Indexing' })).toBeVisible({ timeout: 30_000 });
 
-  // The index has not read the target yet: the block is found in the note's own text.
+  // The index has not read the target yet: the link is not taken for broken, the embed and the link
+  // find the block in the note's own text.
   await page.setViewportSize({ width: 1280, height: 600 });
   await app.note('Linking note').click();
+  await expect(app.wikilink('the late block')).not.toHaveClass(/wikilink-broken/);
+  const embed = app.viewer.getByTestId('note-embed');
+  await expect(embed).toContainText('The late block.');
+  await expect(embed).not.toContainText('Read last of all.');
+  // Still during the cold index: the end of the pass, which reloads the note, did not bring them.
+  await expect(page.getByRole('progressbar', { name: 'Indexing' })).toBeVisible({ timeout: 1 });
   await app.wikilink('the late block').click();
   await expect(app.viewerTitle()).toHaveText('Waiting target');
   await expect(app.viewer.getByText('The late block.')).toBeInViewport();

@@ -102,7 +102,8 @@ export class IndexUpdate {
    * drops the lookup indexes, which finish() builds once everything is written.
    */
   startFullPass(paths: string[]): void {
-    for (const path of paths) this.options.resolver.setNote({ path, aliases: [], headings: [], blocks: [] });
+    for (const path of paths)
+      this.options.resolver.setNote({ path, aliases: [], headings: [], blocks: [], unread: true });
     dropLookupIndexes(this.options.store.db);
   }
 

@@ -11,6 +11,8 @@ export interface ResolverNote {
   aliases: string[];
   headings: HeadingFact[];
   blocks: BlockFact[];
+  /** Known by name only, not read yet (a first index pass): its headings and blocks are not checked. */
+  unread?: boolean;
 }
 
 export interface LinkResolution {
@@ -105,6 +107,7 @@ export class VaultLinkResolver {
     if (!found.path) return found;
     if (found.kind !== 'note' || !link.subpath) return found;
     const note = this.notes.get(found.path);
+    if (note?.unread) return { ...found, subpathLine: null };
     const match = note
       ? findSubpath(note, link.subpath, this.headingKeysOf(note))
       : { line: null, reason: null };

@@ -125,6 +125,21 @@ describe('resolving wikilinks the way Obsidian does', () => {
     });
   });
 
+  it('leaves the subpaths of a note known by name only unchecked until it is read', () => {
+    const resolver = new VaultLinkResolver([note('Later.md', { unread: true })]);
+    expect(resolver.resolve(link('Later', 'Some heading'), 'x.md')).toMatchObject({
+      status: 'resolved',
+      path: 'Later.md',
+      subpathLine: null,
+      reason: null,
+    });
+    resolver.setNote(note('Later.md', { headings: [{ level: 2, text: 'Some heading', line: 3 }] }));
+    expect(resolver.resolve(link('Later', 'Some heading'), 'x.md')).toMatchObject({ subpathLine: 3 });
+    expect(resolver.resolve(link('Later', 'Other heading'), 'x.md')).toMatchObject({
+      status: 'broken-subpath',
+    });
+  });
+
   it('follows notes being added, renamed and removed', () => {
     const resolver = new VaultLinkResolver();
     expect(resolver.resolve(link('Later'), 'x.md').status).toBe('broken');

@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { NoteFile } from '../../../../shared/domain';
 import type { ResolvedLink } from '../../../../shared/index-domain';
 import { describeError, kasten } from '../../api';
 import { EmbeddedImage } from './EmbeddedImage';
 import { MarkdownNote } from './MarkdownNote';
+import { subpathMatch } from './subpath-line';
 import { embeddedSection } from '../../../../shared/markdown/note-section';
 import type { OpenNote } from './WikiLink';
 import { useIndexStore } from '../status/index-store';
@@ -89,6 +90,12 @@ function NoteEmbed({
   }, [path, indexEpoch]);
 
   const state: Partial<EmbedRead> = read?.path === path ? read : {};
+  // A section the index has not located (it has not read the note yet) is looked for in the text.
+  const note = state.note;
+  const section = useMemo(() => {
+    if (!note || link.subpathLine !== null || !link.subpath) return { line: link.subpathLine, reason: null };
+    return subpathMatch(note, link.subpath);
+  }, [note, link.subpath, link.subpathLine]);
   return (
     <div className="note-embed" data-testid="note-embed" data-path={path}>
       <button
@@ -100,11 +107,13 @@ function NoteEmbed({
       </button>
       {state.error ? (
         <p className="error">{state.error}</p>
-      ) : state.note ? (
+      ) : section.reason ? (
+        <p className="embed-missing wikilink-broken">{section.reason}</p>
+      ) : note ? (
         <MarkdownNote
-          content={embeddedSection(state.note.content, link.subpathLine)}
+          content={embeddedSection(note.content, section.line)}
           path={path}
-          links={state.note.links}
+          links={note.links}
           chain={chain}
           onOpen={onOpen}
         />

@@ -7,7 +7,12 @@ import { extractNote } from '../../../../shared/markdown/extract-note';
  * or may have read an older version of it.
  */
 export function subpathLine(note: { path: string; content: string }, subpath: string): number | null {
+  return subpathMatch(note, subpath).line;
+}
+
+/** subpathLine, with the reason when the note has no such heading or block. */
+export function subpathMatch(note: { path: string; content: string }, subpath: string) {
   const name = note.path.split('/').pop()!.replace(/\.md$/i, '');
   const { headings, blocks } = extractNote(note.content, name);
-  return findSubpath({ path: note.path, headings, blocks }, subpath).line;
+  return findSubpath({ path: note.path, headings, blocks }, subpath);
 }
