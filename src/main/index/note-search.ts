@@ -1,6 +1,7 @@
 import type { SearchHit, SearchRequest, TagCount } from '../../shared/index-domain';
 import type { SqliteDatabase, SqliteStatement } from '../storage/database';
 import type { RankedNote, RankTask } from './ranking-task';
+import { highlightedColumn, matchedColumn, searchSnippet, snippetTerms } from './search-snippet';
 
 /** Marks around matched terms in snippets; control characters cannot occur in a note's text. */
 export const highlightStart = '\u0002';
@@ -9,14 +10,36 @@ export const highlightEnd = '\u0003';
 // bm25 weights for the FTS columns title, aliases, headings, body.
 const weights = '10.0, 8.0, 4.0, 1.0';
 
-/**
- * Turns what the user typed into an FTS5 query: every word must occur, each as a prefix, quoted so that
- * FTS syntax characters (`"`, `*`, `-`, `:`) in the input are searched for rather than interpreted.
- */
-export function toMatchExpression(query: string): string | null {
-  const words = query.match(/[\p{L}\p{N}_]+/gu);
-  if (!words) return null;
+const marks = { start: highlightStart, end: highlightEnd };
+
+/** The words of what the user typed; FTS syntax characters (`"`, `*`, `-`, `:`) are not words. */
+export function queryWords(query: string): string[] {
+  return query.match(/[\p{L}\p{N}_]+/gu) ?? [];
+}
+
+/** An FTS5 query in which every word must occur, each as a prefix, quoted so it is searched for as typed. */
+export function toMatchExpression(words: readonly string[]): string {
   return words.map((word) => `"${word}"*`).join(' AND ');
+}
+
+/** The FTS columns by index, and the order in which a snippet prefers them: the body says the most. */
+const columnIndex = { title: 0, aliases: 1, headings: 2, body: 3 } as const;
+const snippetColumns = ['body', 'headings', 'aliases', 'title'] as const;
+/** Longer columns are not given to highlight(), whose cost grows with the square of their matches. */
+const longColumn = 16_384;
+
+type SnippetRow = { id: number } & {
+  [name in `${(typeof snippetColumns)[number]}_${'marked' | 'text'}`]: string | null;
+};
+
+function snippetOf(row: SnippetRow, terms: string[]): string {
+  const columns = snippetColumns.map((name) => {
+    const marked = row[`${name}_marked`];
+    return marked !== null
+      ? highlightedColumn(marked, terms, marks)
+      : matchedColumn(row[`${name}_text`] ?? '', terms);
+  });
+  return searchSnippet(columns, terms, marks);
 }
 
 /** Worker threads that can each rank a share of a search's matches (see IndexWorkers). */
@@ -50,9 +73,13 @@ export class NoteSearch {
   private shares: { changes: number; parts: number; ranges: [number, number][] } | null = null;
 
   constructor(private readonly db: SqliteDatabase) {
-    this.snippets = db.prepare<[string, string], { id: number; snippet: string }>(
+    // Each column as highlight() marks it, or, when longer than `longColumn`, as it is (see search-snippet).
+    const column = (index: number, name: string) =>
+      `CASE WHEN length(${name}) <= ${longColumn} THEN highlight(notes_fts, ${index}, '${highlightStart}', '${highlightEnd}') END AS ${name}_marked,
+       CASE WHEN length(${name}) > ${longColumn} THEN ${name} END AS ${name}_text`;
+    this.snippets = db.prepare<[string, string], SnippetRow>(
       // `+rowid`: filter the matches rather than look each id up (which re-reads the prefix's terms).
-      `SELECT rowid AS id, snippet(notes_fts, -1, '${highlightStart}', '${highlightEnd}', '…', 16) AS snippet
+      `SELECT rowid AS id, ${snippetColumns.map((name) => column(columnIndex[name], name)).join(', ')}
        FROM notes_fts WHERE notes_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`,
     );
     this.notes = db.prepare<[string], { id: number; path: string; title: string }>(
@@ -75,8 +102,9 @@ export class NoteSearch {
     { query, limit = 20, folder, tag }: SearchRequest,
     rankers: SearchRankers | null = null,
   ): Promise<SearchHit[]> {
-    const match = toMatchExpression(query);
-    if (match === null) return [];
+    const words = queryWords(query);
+    if (words.length === 0) return [];
+    const match = toMatchExpression(words);
     const filters: string[] = [];
     const parameters: (string | number)[] = [match];
     if (folder) {
@@ -100,7 +128,8 @@ export class NoteSearch {
     const ranked = await this.rank(sql, parameters, Math.max(1, Math.min(limit, 200)), rankers);
     if (ranked.length === 0) return [];
     const ids = JSON.stringify(ranked.map(({ id }) => id));
-    const snippets = new Map(this.snippets.all(match, ids).map(({ id, snippet }) => [id, snippet]));
+    const terms = snippetTerms(words);
+    const snippets = new Map(this.snippets.all(match, ids).map((row) => [row.id, snippetOf(row, terms)]));
     const notes = new Map(this.notes.all(ids).map((note) => [note.id, note]));
     return ranked.flatMap(({ id, score }) => {
       const note = notes.get(id);
