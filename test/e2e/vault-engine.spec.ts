@@ -59,7 +59,6 @@ test('the health view lists broken links and opens the note that has one', async
   await expect(broken).toHaveCount(1);
   await expect(broken).toContainText('Commonplace book');
   await expect(broken).toContainText('concepts/Links between notes.md');
-  await page.screenshot({ path: 'docs/screenshot-health.png' });
   await broken.click();
   await expect(app.viewerTitle()).toHaveText('Links between notes');
 });

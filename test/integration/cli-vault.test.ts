@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { cpSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -112,5 +112,47 @@ describe('kasten index / links / search / backlinks', () => {
     const none = await kasten('links', join(ws.vault, 'nope'), '--data-dir', ws.dataDir);
     expect(none).toMatchObject({ code: 1, err: expect.stringContaining('There is no folder') });
     expect((await kasten('search', ws.vault)).code).toBe(2);
+  });
+
+  it('reports a note and a folder it may not read as permission denied, and indexes the rest', async (context) => {
+    const ws = sample();
+    writeFileSync(join(ws.vault, 'Private.md'), '# Private\n');
+    mkdirSync(join(ws.vault, 'locked'));
+    writeFileSync(join(ws.vault, 'locked', 'Inside.md'), '# Inside\n');
+    chmodSync(join(ws.vault, 'Private.md'), 0o000);
+    chmodSync(join(ws.vault, 'locked'), 0o000);
+    cleanups.unshift(() => chmodSync(join(ws.vault, 'locked'), 0o755));
+    // Root reads anything; without the capabilities that let it, it is refused like any user.
+    const asUser =
+      process.getuid?.() === 0 ? ['setpriv', '--bounding-set', '-dac_override,-dac_read_search'] : [];
+    const refused = (() => {
+      try {
+        execFileSync(
+          asUser[0] ?? 'cat',
+          [...asUser.slice(1), ...(asUser.length ? ['cat'] : []), join(ws.vault, 'Private.md')],
+          {
+            stdio: 'ignore',
+          },
+        );
+        return false;
+      } catch {
+        return true;
+      }
+    })();
+    context.skip(!refused, 'this machine cannot take away the right to read a file (root without setpriv)');
+
+    const bin = join(import.meta.dirname, '..', '..', 'bin', 'kasten.js');
+    const command = [...asUser, process.execPath, bin, 'index', ws.vault, '--json', '--data-dir', ws.dataDir];
+    const { stdout } = await promisify(execFile)(command[0]!, command.slice(1));
+    const report = JSON.parse(stdout) as { notes: number; warnings: { path: string; message: string }[] };
+    // The sample vault's 13 notes; the two it cannot read are left out, with a warning each.
+    expect(report.notes).toBe(13);
+    expect(report.warnings).toEqual(
+      expect.arrayContaining([
+        { path: 'Private.md', message: expect.stringMatching(/Cannot be read: permission denied/) },
+        { path: 'locked', message: 'Skipped: cannot be read (permission denied).' },
+      ]),
+    );
+    expect(stdout).not.toContain(ws.base);
   });
 });

@@ -8,7 +8,7 @@ import { tempWorkspace } from '../support/temp-vault';
 const fixtures = join(import.meta.dirname, '..', 'fixtures');
 
 /** Fixture vaults whose every link was worked out by hand from the resolution rules (PRODUCT.md §1). */
-const vaults = ['duplicates', 'subpaths'];
+const vaults = ['duplicates', 'subpaths', 'unicode', 'broken', 'tables', 'code', 'bad-files'];
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -34,58 +34,56 @@ async function watchedBasicVault() {
 }
 
 describe('bad input is survived and reported', () => {
-  it('indexes odd files with warnings instead of failing', async () => {
-    const ws = tempWorkspace();
+  it('indexes the bad-files fixture with a warning for each odd file, and loses none of its links', async () => {
+    // The committed fixture holds what git can carry (binary, Latin-1, BOM, CRLF, bad and unclosed
+    // frontmatter, an empty note); symlinks and a 51.5 MB note are made here.
+    const ws = tempWorkspace('bad-files');
     cleanups.push(ws.remove);
     const { vault } = ws;
-    mkdirSync(join(vault, 'odd'), { recursive: true });
-    writeFileSync(join(vault, 'Target.md'), '# Target\n\n## Part\n');
-    writeFileSync(join(vault, 'odd', 'binary.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1, 2, 3]));
     writeFileSync(
-      join(vault, 'odd', 'latin1.md'),
-      Buffer.concat([Buffer.from('Caf'), Buffer.from([0xe9]), Buffer.from(' [[Target]]\n')]),
+      join(vault, 'big.md'),
+      '# Big\n\n[[Target]]\n\n' + 'lorem ipsum dolor sit amet '.repeat(2_000_000),
     );
-    writeFileSync(join(vault, 'odd', 'bom.md'), '\uFEFF---\ntitle: With BOM\n---\nSee [[Target#Part]].\n');
-    writeFileSync(join(vault, 'odd', 'crlf.md'), '# CRLF note\r\n\r\nLine two [[Target]]\r\n');
-    writeFileSync(
-      join(vault, 'odd', 'bad yaml.md'),
-      '---\ntitle: [unclosed\ntags: a\n---\n# Still here\n[[Target]]\n',
-    );
-    const big = '# Big\n\n[[Target]]\n\n' + 'lorem ipsum dolor sit amet '.repeat(2_000_000);
-    writeFileSync(join(vault, 'odd', 'big.md'), big);
-    writeFileSync(join(vault, 'odd', 'name with spaces 🦊.md'), '[[Target]]');
-    writeFileSync(join(vault, 'odd', 'Cafe\u0301 NFD.md'), '[[Target]]');
-    writeFileSync(join(vault, 'odd', 'CASE.md'), 'upper');
-    writeFileSync(join(vault, 'odd', 'case.md'), 'lower');
     mkdirSync(join(ws.base, 'outside'));
     writeFileSync(join(ws.base, 'outside', 'Secret.md'), 'secret');
     symlinkSync(join(ws.base, 'outside'), join(vault, 'escape'));
-    symlinkSync(vault, join(vault, 'odd', 'loop'));
+    mkdirSync(join(vault, 'folder'));
+    writeFileSync(join(vault, 'folder', 'Inside.md'), '# Inside\n');
+    symlinkSync(vault, join(vault, 'folder', 'loop'));
+    symlinkSync(join(vault, 'folder'), join(vault, 'shortcut'));
+    symlinkSync(join(ws.base, 'nothing-here'), join(vault, 'dangling.md'));
 
     const app = await indexed(ws.dataDir, vault);
     const report = app.index.status().report!;
-    expect(report.notes).toBe(11);
-    const warningsFor = (path: string) =>
-      report.warnings.filter((warning) => warning.path === path).map((warning) => warning.message);
-    expect(warningsFor('odd/binary.md')).toEqual([expect.stringMatching(/binary/i)]);
-    expect(warningsFor('odd/latin1.md')).toEqual([expect.stringMatching(/UTF-8/)]);
-    expect(warningsFor('odd/bad yaml.md')).toEqual([expect.stringMatching(/YAML/)]);
-    expect(warningsFor('odd/big.md')).toEqual([expect.stringMatching(/51\.5 MB/)]);
-    expect(warningsFor('escape')).toEqual([expect.stringMatching(/outside the vault/)]);
+    // The fixture's ten notes, big.md and folder/Inside.md; nothing through a symlink.
+    expect(report.notes).toBe(12);
+    const messages: Record<string, string[]> = {};
+    for (const { path, message } of report.warnings) (messages[path] ??= []).push(message);
+    expect(messages).toEqual({
+      'binary.md': [expect.stringMatching(/binary/i)],
+      'latin1.md': [expect.stringMatching(/not valid UTF-8/)],
+      'bad yaml.md': [expect.stringMatching(/Frontmatter is not valid YAML/)],
+      'big.md': [expect.stringMatching(/51\.5 MB: only the first 2 MB/)],
+      escape: [expect.stringMatching(/outside the vault/)],
+      'folder/loop': [expect.stringMatching(/symlink loop/)],
+      shortcut: [expect.stringMatching(/vault's own folder “folder”/)],
+      'dangling.md': [expect.stringMatching(/target is missing/)],
+    });
     expect(JSON.stringify(report.warnings)).not.toMatch(/Secret/);
 
-    const links = app.index.links();
-    const from = (source: string) => links.filter((link) => link.source === source);
-    expect(from('odd/latin1.md')).toMatchObject([{ status: 'resolved', resolved: 'Target.md' }]);
-    expect(from('odd/bom.md')).toMatchObject([{ status: 'resolved', line: 4 }]);
-    expect(from('odd/crlf.md')).toMatchObject([{ status: 'resolved', line: 3 }]);
-    expect(from('odd/bad yaml.md')).toMatchObject([{ status: 'resolved' }]);
-    expect(from('odd/big.md')).toMatchObject([{ status: 'resolved', line: 3 }]);
-    expect(from('odd/name with spaces 🦊.md')).toHaveLength(1);
-    expect(from('odd/Cafe\u0301 NFD.md')).toHaveLength(1);
-    expect((await app.index.search({ query: 'With BOM' }))[0]?.path).toBe('odd/bom.md');
-    expect((await app.index.search({ query: 'upper' }))[0]?.path).toBe('odd/CASE.md');
-    expect((await app.index.search({ query: 'lower' }))[0]?.path).toBe('odd/case.md');
+    // The fixture's own links are checked by fixture-links.test.ts; the odd files read as expected.
+    const from = (source: string) => app.index.links().filter((link) => link.source === source);
+    expect(from('big.md')).toMatchObject([{ status: 'resolved', resolved: 'Target.md', line: 3 }]);
+    expect(app.index.note('binary.md')).toMatchObject({ title: 'binary' });
+    expect(app.index.note('latin1.md')).toMatchObject({ title: 'Caf\uFFFD' });
+    expect(app.index.note('bom.md')).toMatchObject({ title: 'With BOM' });
+    expect(app.index.note('crlf.md')).toMatchObject({ title: 'CRLF note' });
+    expect(app.index.note('bad yaml.md')).toMatchObject({ title: 'Still here' });
+    expect(app.index.note('unclosed frontmatter.md')).toMatchObject({ title: 'Heading' });
+    expect(app.index.note('empty.md')).toMatchObject({ title: 'empty' });
+    expect((await app.index.search({ query: 'With BOM' }))[0]?.path).toBe('bom.md');
+    expect((await app.index.search({ query: 'lorem' }))[0]?.path).toBe('big.md');
+    expect((await app.index.search({ query: 'lait' }))[0]?.path).toBe('latin1.md');
   });
 
   it('says the vault folder is gone when it is deleted while open, and keeps answering', async () => {

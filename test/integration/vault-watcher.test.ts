@@ -20,7 +20,7 @@ describe('the watcher after its initial crawl', () => {
     writeFileSync(join(ws.vault, 'sub', 'Created meanwhile.md'), '# New\n');
     writeFileSync(join(ws.vault, 'sub', 'deeper', 'scan.pdf'), 'pdf');
     writeFileSync(join(ws.vault, '.obsidian', 'workspace.json'), '{}');
-    // A symlinked folder is the scan's business (it follows those that stay inside the vault).
+    // A symlinked folder is the scan's business (it follows those into folders it would otherwise skip).
     symlinkSync(join(ws.vault, 'sub'), join(ws.vault, 'linked'));
 
     const watcher = new VaultWatcher({ root: ws.vault, onBatch: () => {}, onError: () => {} });

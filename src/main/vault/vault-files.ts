@@ -39,7 +39,7 @@ export async function scanVault(root: string): Promise<VaultFiles> {
     } catch (error) {
       files.skipped.push({
         path: toVaultPath(root, dir),
-        reason: `cannot be read (${(error as Error).message})`,
+        reason: `cannot be read (${whyUnreadable(error)})`,
       });
       return;
     }
@@ -51,13 +51,34 @@ export async function scanVault(root: string): Promise<VaultFiles> {
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
         const target = await realpath(absolute).catch(() => null);
-        if (!target || !isInside(realRoot, target)) {
+        if (!target) {
+          files.skipped.push({ path: vaultPath, reason: 'is a symlink to nothing (its target is missing)' });
+          continue;
+        }
+        if (!isInside(realRoot, target)) {
           files.skipped.push({ path: vaultPath, reason: 'is a symlink that leads outside the vault' });
           continue;
         }
         const info = await stat(target);
         isDirectory = info.isDirectory();
         isFile = info.isFile();
+        if (isDirectory && isInside(target, await realpath(dir))) {
+          files.skipped.push({
+            path: vaultPath,
+            reason: 'is a symlink loop (it leads to a folder it is in)',
+          });
+          continue;
+        }
+        // A folder of the vault is walked where it really is; through a symlink its notes would be
+        // there twice, or not, depending on the order the folder lists its entries.
+        const targetPath = toVaultPath(realRoot, target);
+        if (isDirectory && !targetPath.split('/').some(isIgnoredName)) {
+          files.skipped.push({
+            path: vaultPath,
+            reason: `is a symlink to the vault's own folder “${targetPath}”, which is read where it is`,
+          });
+          continue;
+        }
         if (isDirectory && visited.has(target)) continue;
         if (isDirectory) visited.add(target);
       } else if (isDirectory) {
@@ -73,4 +94,11 @@ export async function scanVault(root: string): Promise<VaultFiles> {
   files.notes.sort(byPath);
   files.attachments.sort(byPath);
   return files;
+}
+
+/** Why a folder could not be listed, without its absolute path (warnings name vault paths only). */
+function whyUnreadable(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return code ?? (error as Error).message;
 }

@@ -147,7 +147,10 @@ export class VaultLinkResolver {
     if (attachments) return choose(attachments, 'attachment', fromFolder, target, false);
     const aliased = this.notesByAlias.get(nameKey(target));
     if (aliased) return choose(aliased, 'note', fromFolder, target, true);
-    return broken(`No note named “${target}”.`);
+    // `image.png` names a file; `Note`, `v1.2` or `Dr. No` a note.
+    const what =
+      /\.[a-z][a-z0-9]{0,4}$/i.test(target) && !isNoteFile(target) && !/\s/.test(target) ? 'file' : 'note';
+    return broken(`No ${what} named “${target}”.`);
   }
 
   /** A path from the vault root: a note with `.md` optional, or an attachment by its full path. */

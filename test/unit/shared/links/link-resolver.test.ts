@@ -21,6 +21,8 @@ describe('resolving wikilinks the way Obsidian does', () => {
       path: null,
       reason: 'No note named “Missing”.',
     });
+    expect(resolver.resolve(link('missing.png'), 'x.md').reason).toBe('No file named “missing.png”.');
+    expect(resolver.resolve(link('v1.2'), 'x.md').reason).toBe('No note named “v1.2”.');
   });
 
   it('prefers the same folder, then the shortest path, then alphabetical order, and says it was ambiguous', () => {
