@@ -4,6 +4,7 @@ import type { ResolvedLink } from '../../../../shared/index-domain';
 import { remarkPluginsFor } from '../../../../shared/markdown/parse-markdown';
 import { EmbeddedImage } from './EmbeddedImage';
 import { rehypeSourceLines } from './rehype-source-lines';
+import { remarkHideComments } from './remark-hide-comments';
 import { WikiEmbed } from './WikiEmbed';
 import { WikiLink, type OpenNote } from './WikiLink';
 
@@ -110,7 +111,7 @@ const components: Components = {
  * parser, every link resolved by the vault index.
  */
 export function MarkdownNote({ content, path, links, onOpen, chain = outermost }: MarkdownNoteProps) {
-  const remarkPlugins = useMemo(() => remarkPluginsFor(content), [content]);
+  const remarkPlugins = useMemo(() => [...remarkPluginsFor(content), remarkHideComments], [content]);
   const inner = useMemo(() => [...chain, path], [chain, path]);
   const rendered = useMemo(
     (): RenderedNote => ({
