@@ -77,6 +77,14 @@ test('in the unicode fixture, links match across case and accents and open emoji
   await app.wikilink('🦊 fox#Den 🏠').click();
   await expect(app.viewerTitle()).toHaveText('🦊 Fox');
   await expect(app.viewer.getByRole('heading', { name: 'Den 🏠' })).toBeVisible();
+  // Three links to it share one short line of Links: the backlinks show that line once.
+  await expect(app.viewer.getByRole('region', { name: 'Backlinks' }).getByRole('heading')).toHaveText(
+    'Backlinks 1',
+  );
+  await expect(page.getByTestId('backlink')).toHaveCount(1);
+  await expect(page.getByTestId('backlink')).toContainText(
+    '[[🦊 Fox]], [[🦊 fox#Den 🏠]], [[🦊 Fox#^fox-den]]',
+  );
 
   await app.note('Links').click();
   // Typed composed, stored decomposed on disk: the note opens, under its name as it is on disk.

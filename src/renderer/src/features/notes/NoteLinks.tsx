@@ -13,13 +13,20 @@ export function NoteLinks({
   outgoing: ResolvedLink[];
   onOpen: OpenNote;
 }) {
+  // Per linking note, one entry per distinct context: three links in one short line show it once.
   const bySource = new Map<string, ResolvedLink[]>();
-  for (const link of backlinks) bySource.set(link.source, [...(bySource.get(link.source) ?? []), link]);
+  let entries = 0;
+  for (const link of backlinks) {
+    const links = bySource.get(link.source) ?? [];
+    if (links.some((shown) => shown.line === link.line && shown.context === link.context)) continue;
+    bySource.set(link.source, [...links, link]);
+    entries++;
+  }
   return (
     <footer className="note-links" aria-label="Links">
       <section aria-label="Backlinks">
         <h3>
-          Backlinks <span className="muted">{backlinks.length}</span>
+          Backlinks <span className="muted">{entries}</span>
         </h3>
         {backlinks.length === 0 && <p className="muted small">No other note links here yet.</p>}
         {[...bySource].map(([source, links]) => (
