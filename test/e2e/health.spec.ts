@@ -79,4 +79,8 @@ test('the health view lists every broken link, broken heading and warning of the
   await page.getByTestId('health-button').click();
   await warnings.filter({ hasText: 'odd/bad yaml.md' }).click();
   await expect(app.viewerTitle()).toHaveText('bad yaml');
+  // A binary file named .md is not shown as text: the viewer says what it is.
+  await page.getByTestId('health-button').click();
+  await warnings.filter({ hasText: 'odd/binary.md' }).click();
+  await expect(app.viewer.getByRole('alert')).toContainText('is a binary file, not Markdown text');
 });

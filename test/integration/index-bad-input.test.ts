@@ -81,6 +81,14 @@ describe('bad input is survived and reported', () => {
     expect(app.index.note('bad yaml.md')).toMatchObject({ title: 'Still here' });
     expect(app.index.note('unclosed frontmatter.md')).toMatchObject({ title: 'Heading' });
     expect(app.index.note('empty.md')).toMatchObject({ title: 'empty' });
+    // Opening the binary note says what it is rather than showing its bytes as text.
+    await expect(app.handlers['notes:read']({ path: 'binary.md' })).rejects.toMatchObject({
+      code: 'unsupported',
+      message: expect.stringMatching(/binary file, not Markdown text/),
+    });
+    await expect(app.handlers['notes:read']({ path: 'latin1.md' })).resolves.toMatchObject({
+      content: expect.stringContaining('caf\uFFFD au lait'),
+    });
     expect((await app.index.search({ query: 'With BOM' }))[0]?.path).toBe('bom.md');
     expect((await app.index.search({ query: 'lorem' }))[0]?.path).toBe('big.md');
     expect((await app.index.search({ query: 'lait' }))[0]?.path).toBe('latin1.md');

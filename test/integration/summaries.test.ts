@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
@@ -66,6 +66,22 @@ afterEach(async () => {
 });
 
 describe('note summaries', () => {
+  it('are not asked for notes without words: empty, only frontmatter, binary', async () => {
+    // The bad-files fixture beside the chat vault, indexed again.
+    cpSync(join(import.meta.dirname, '..', 'fixtures', 'vaults', 'bad-files'), join(workspace.vault, 'odd'), {
+      recursive: true,
+    });
+    await app.dispose();
+    app = await startIndexedApp(workspace.dataDir, workspace.vault);
+
+    const report = await summaries().summarize();
+    expect(report).toMatchObject({ notes: 10, summarized: 10, failed: 0 });
+    const asked = requestedTitles();
+    expect(asked).toEqual(expect.arrayContaining(['Atomic notes', 'CRLF note', 'Target', 'With BOM']));
+    for (const empty of ['empty', 'only frontmatter', 'binary']) expect(asked).not.toContain(empty);
+    expect(JSON.stringify(server.chatRequests)).not.toContain('\\u0000');
+  });
+
   it('cost one model call per note, and none for notes whose content did not change', async () => {
     const progress: SummaryProgress[] = [];
     const first = await summaries('scripted-model', (update) => progress.push(update)).summarize();

@@ -7,6 +7,8 @@ export interface NoteHash {
   title: string;
   hash: string;
   lead: string;
+  /** 0 for a note with no text: empty, only frontmatter, binary or unreadable. */
+  words: number;
 }
 
 /** What the index knows about single notes: title, lead paragraph, tags, and notes sharing tags. */
@@ -30,7 +32,7 @@ export class NoteCatalog {
 
   /** Path, title, content hash and lead of every note, or of the notes at `paths` that the index knows. */
   hashes(paths?: readonly string[]): NoteHash[] {
-    const select = 'SELECT path, title, hash, lead FROM notes';
+    const select = 'SELECT path, title, hash, lead, word_count AS words FROM notes';
     if (!paths) return this.db.prepare<[], NoteHash>(`${select} ORDER BY path`).all();
     // One JSON parameter rather than a placeholder per path: a list may exceed SQLite's variable limit.
     return this.db

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { linkContexts, linkOccurrences } from '../../shared/markdown/note-links';
+import { looksBinary } from '../vault/binary-sniff';
 import { fastExtractNote } from './fast-extract';
 import type { ParseOutcome, ParseTask } from './parsed-note';
 
 /** Bodies beyond this are indexed as metadata plus their first part, with a warning. */
 export const maxParsedBytes = 2 * 1024 * 1024;
-const binarySniffBytes = 8192;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8');
 
@@ -44,7 +44,7 @@ export function parseNoteFile(root: string, path: string): ParseOutcome {
   const fileName = basename(path);
   const warnings: string[] = [];
   let source: string;
-  if (bytes.subarray(0, binarySniffBytes).includes(0)) {
+  if (looksBinary(bytes)) {
     warnings.push('Looks like a binary file, not Markdown: indexed by name only.');
     source = '';
   } else {

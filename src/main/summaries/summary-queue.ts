@@ -93,7 +93,10 @@ export class SummaryQueue {
   ): Promise<SummaryReport> {
     const started = performance.now();
     const wanted = paths ? new Set(paths) : null;
-    const notes = this.options.notes(paths).filter((note) => !wanted || wanted.has(note.path));
+    // A note without words (empty, binary, unreadable) has nothing to summarize: no call is made for it.
+    const notes = this.options
+      .notes(paths)
+      .filter((note) => (!wanted || wanted.has(note.path)) && note.words > 0);
     const tasks = new Map<string, Task>();
     let cached = 0;
     for (const note of notes) {

@@ -4,6 +4,7 @@ import type { AttachmentFile, NoteFile, VaultSummary, VaultTree } from '../../sh
 import { AppError } from '../app-error';
 import type { AppEvents } from '../app-events';
 import { mimeTypeOf } from './attachment-types';
+import { looksBinary } from './binary-sniff';
 import type { RecentVaults } from './recent-vaults';
 import { isIgnoredName, isNotePath, scanVault, type VaultFiles } from './vault-files';
 import { confineToVault } from './vault-paths';
@@ -125,7 +126,11 @@ export class VaultService {
   async readNote(path: string): Promise<NoteSource> {
     if (!isNotePath(path)) throw new AppError('invalid-input', `"${path}" is not a Markdown note.`);
     const { absolute, size, modifiedAt } = await this.locate(path, maxNoteBytes);
-    const content = (await readFile(absolute, 'utf8')).replace(/^\uFEFF/, '');
+    const bytes = await readFile(absolute);
+    if (looksBinary(bytes)) {
+      throw new AppError('unsupported', `"${path}" is a binary file, not Markdown text: it cannot be shown.`);
+    }
+    const content = bytes.toString('utf8').replace(/^\uFEFF/, '');
     return { path, name: basename(path).replace(/\.md$/i, ''), content, size, modifiedAt };
   }
 

@@ -51,7 +51,7 @@ function hang(signal: AbortSignal): Promise<string> {
 }
 
 function note(title: string, lead = `${title} lead.`, hash = `hash-${title}`): NoteHash {
-  return { path: `${title}.md`, title, hash, lead };
+  return { path: `${title}.md`, title, hash, lead, words: 40 };
 }
 
 let dir: string;
