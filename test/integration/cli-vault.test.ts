@@ -114,9 +114,10 @@ describe('kasten index / links / search / backlinks', () => {
     expect((await kasten('search', ws.vault)).code).toBe(2);
   });
 
-  it('reports a note and a folder it may not read as permission denied, and indexes the rest', async (context) => {
+  it('indexes a note it may not read by name, warns about it and a locked folder, and reads it once allowed', async (context) => {
     const ws = sample();
-    writeFileSync(join(ws.vault, 'Private.md'), '# Private\n');
+    writeFileSync(join(ws.vault, 'Private.md'), '# Secret plans\n');
+    writeFileSync(join(ws.vault, 'Mentions.md'), 'See [[Private]].\n');
     mkdirSync(join(ws.vault, 'locked'));
     writeFileSync(join(ws.vault, 'locked', 'Inside.md'), '# Inside\n');
     chmodSync(join(ws.vault, 'Private.md'), 0o000);
@@ -142,17 +143,34 @@ describe('kasten index / links / search / backlinks', () => {
     context.skip(!refused, 'this machine cannot take away the right to read a file (root without setpriv)');
 
     const bin = join(import.meta.dirname, '..', '..', 'bin', 'kasten.js');
-    const command = [...asUser, process.execPath, bin, 'index', ws.vault, '--json', '--data-dir', ws.dataDir];
-    const { stdout } = await promisify(execFile)(command[0]!, command.slice(1));
-    const report = JSON.parse(stdout) as { notes: number; warnings: { path: string; message: string }[] };
-    // The sample vault's 13 notes; the two it cannot read are left out, with a warning each.
-    expect(report.notes).toBe(13);
+    const run = async (...args: string[]) => {
+      const command = [...asUser, process.execPath, bin, ...args, '--json', '--data-dir', ws.dataDir];
+      return JSON.parse((await promisify(execFile)(command[0]!, command.slice(1))).stdout);
+    };
+    const report = (await run('index', ws.vault)) as {
+      notes: number;
+      warnings: { path: string; message: string }[];
+    };
+    // The sample vault's 13 notes, Mentions and Private (by name); locked/ could not be listed.
+    expect(report.notes).toBe(15);
     expect(report.warnings).toEqual(
       expect.arrayContaining([
-        { path: 'Private.md', message: expect.stringMatching(/Cannot be read: permission denied/) },
+        { path: 'Private.md', message: 'Cannot be read: permission denied.' },
         { path: 'locked', message: 'Skipped: cannot be read (permission denied).' },
       ]),
     );
-    expect(stdout).not.toContain(ws.base);
+    expect(JSON.stringify(report)).not.toContain(ws.base);
+    const links = (await run('links', ws.vault)) as { source: string; resolved: string | null }[];
+    expect(links.find((link) => link.source === 'Mentions.md')).toMatchObject({
+      resolved: 'Private.md',
+      status: 'resolved',
+    });
+
+    // Allowed again (a permission change leaves its time as it was): the next open reads it.
+    chmodSync(join(ws.vault, 'Private.md'), 0o644);
+    const again = (await run('index', ws.vault)) as { warnings: { path: string }[] };
+    expect(again.warnings.map((warning) => warning.path)).toEqual(['locked']);
+    const [first] = (await run('search', ws.vault, 'secret plans')) as { path: string; title: string }[];
+    expect(first).toMatchObject({ path: 'Private.md', title: 'Secret plans' });
   });
 });

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { linkContexts, linkOccurrences } from '../../shared/markdown/note-links';
 import { looksBinary } from '../vault/binary-sniff';
 import { fastExtractNote } from './fast-extract';
-import type { ParseOutcome, ParseTask } from './parsed-note';
+import { unreadHash, type ParsedNote, type ParseOutcome, type ParseTask } from './parsed-note';
 
 /** Bodies beyond this are indexed as metadata plus their first part, with a warning. */
 export const maxParsedBytes = 2 * 1024 * 1024;
@@ -37,7 +37,12 @@ export function parseNoteFile(root: string, path: string): ParseOutcome {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const vanished = code === 'ENOENT' || code === 'ENOTDIR';
-    const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (error as Error).message;
+    const denied = code === 'EACCES' || code === 'EPERM';
+    if (denied) {
+      const unreadable = unreadableNote(root, path);
+      if (unreadable) return { ok: true, note: unreadable };
+    }
+    const reason = denied ? 'permission denied' : (error as Error).message;
     return { ok: false, path, vanished, message: `Cannot be read: ${reason}.` };
   }
   const hash = createHash('sha1').update(bytes).digest('hex');
@@ -68,5 +73,20 @@ function decode(bytes: Buffer, truncated: boolean, warnings: string[]): string {
   } catch {
     warnings.push('Contains bytes that are not valid UTF-8; they are indexed as "\uFFFD".');
     return lenientUtf8.decode(bytes);
+  }
+}
+
+/**
+ * A note that may not be read is still a note: it is indexed by name (links to it resolve), with a
+ * warning, and with no hash, which makes every later pass try it again (see VaultIndex.refresh).
+ */
+function unreadableNote(root: string, path: string): ParsedNote | null {
+  try {
+    const info = statSync(join(root, ...path.split('/')));
+    const facts = fastExtractNote('', basename(path));
+    facts.warnings = ['Cannot be read: permission denied.'];
+    return { path, size: info.size, mtimeMs: info.mtimeMs, hash: unreadHash, facts, linkContexts: [] };
+  } catch {
+    return null;
   }
 }

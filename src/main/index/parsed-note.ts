@@ -1,11 +1,14 @@
 import type { NoteFacts } from '../../shared/markdown/note-facts';
 
+/** The hash of a note that could not be read (permission denied): no file's SHA-1 is empty. */
+export const unreadHash = '';
+
 /** One note as the parser saw it on disk. */
 export interface ParsedNote {
   path: string;
   size: number;
   mtimeMs: number;
-  /** SHA-1 of the file's bytes: tells edits from touches, and finds renames. */
+  /** SHA-1 of the file's bytes: tells edits from touches, and finds renames; unreadHash if unread. */
   hash: string;
   facts: NoteFacts;
   /** The source line of each wikilink then each Markdown link, trimmed: shown with backlinks. */

@@ -26,6 +26,7 @@ import { statAll, type FileStat } from './file-stats';
 import { IndexUpdate } from './index-update';
 import { linksInNote } from './links-in-note';
 import { summarizeBatch } from './watch-batch';
+import { unreadHash } from './parsed-note';
 
 export interface VaultIndexOptions {
   dataDir: string;
@@ -247,7 +248,9 @@ export class VaultIndex {
     const toParse = files.notes.filter((path) => {
       const before = known.get(path);
       const now = noteStats.get(path);
-      return !before || !now || before.size !== now.size || before.mtimeMs !== now.mtimeMs;
+      // A note that could not be read is tried again: its permissions may have changed, not its time.
+      const unread = before?.hash === unreadHash;
+      return !before || !now || unread || before.size !== now.size || before.mtimeMs !== now.mtimeMs;
     });
 
     const attachmentStats = await statAll(index.root, files.attachments);
