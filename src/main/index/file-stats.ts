@@ -8,6 +8,11 @@ export interface FileStat {
 
 const statSliceMs = 8;
 
+/** Whether a file is to be read again: not known before, not found now, or its size or time changed. */
+export function changedOnDisk(before: FileStat | undefined, now: FileStat | undefined): boolean {
+  return !before || !now || before.size !== now.size || before.mtimeMs !== now.mtimeMs;
+}
+
 /**
  * Size and mtime of each file; files that vanished meanwhile are left out. Synchronous calls in slices of
  * a few milliseconds: a promise per file cost a thread-pool round trip each (300 ms for 10k notes,

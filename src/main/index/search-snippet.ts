@@ -33,6 +33,11 @@ interface Window {
 /** About how many characters of text a snippet shows around its matches. */
 const width = 120;
 
+/** What a word is made of here: letters, digits, marks, private-use characters (FTS5's unicode61 too). */
+const wordCharacters = '[\\p{L}\\p{N}\\p{M}\\p{Co}]';
+const wordCharacter = new RegExp(wordCharacters, 'u');
+const wordPattern = new RegExp(`${wordCharacters}+`, 'gu');
+
 /**
  * The best snippet over the columns: the stretch of about 120 characters that holds the most different
  * query words (then the most matches), the matches centred, cut between words, `…` where text was cut.
@@ -90,7 +95,7 @@ export function highlightedColumn(
  */
 export function matchedColumn(text: string, terms: readonly string[], maxHits = 1000): SnippetColumn {
   const hits: Hit[] = [];
-  for (const match of text.matchAll(/[\p{L}\p{N}\p{M}\p{Co}]+/gu)) {
+  for (const match of text.matchAll(wordPattern)) {
     const folded = foldWord(match[0]);
     const term = terms.findIndex((candidate) => folded.startsWith(candidate));
     if (term < 0) continue;
@@ -157,8 +162,6 @@ function cut(column: SnippetColumn, window: Window, marks: SnippetMarks): string
   const body = pieces.join('').replace(/\s+/g, ' ').trim();
   return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
 }
-
-const wordCharacter = /[\p{L}\p{N}\p{M}\p{Co}]/u;
 
 function isWordCharacter(text: string, index: number): boolean {
   return wordCharacter.test(text[index] ?? ' ');

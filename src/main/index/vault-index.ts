@@ -22,7 +22,7 @@ import type { NoteHash } from './note-catalog';
 import { openIndex, type OpenIndex } from './open-index';
 import { RenameDetector } from './rename-detector';
 import type { IndexWorkers } from './index-workers';
-import { statAll, type FileStat } from './file-stats';
+import { changedOnDisk, statAll, type FileStat } from './file-stats';
 import { IndexUpdate } from './index-update';
 import { linksInNote } from './links-in-note';
 import { summarizeBatch } from './watch-batch';
@@ -88,8 +88,7 @@ export class VaultIndex {
       const changed: FileEvent[] = [];
       for (const [path, now] of onDisk) {
         const before = known.get(path);
-        if (before && (before.size !== now.size || before.mtimeMs !== now.mtimeMs))
-          changed.push({ type: 'change', path, at });
+        if (before && changedOnDisk(before, now)) changed.push({ type: 'change', path, at });
       }
       if (changed.length > 0 && this.current === index) await this.applyBatch(index, changed);
     });
@@ -247,20 +246,15 @@ export class VaultIndex {
     update.deleteNotes([...known.keys()].filter((path) => !present.has(path)));
     const toParse = files.notes.filter((path) => {
       const before = known.get(path);
-      const now = noteStats.get(path);
       // A note that could not be read is tried again: its permissions may have changed, not its time.
-      const unread = before?.hash === unreadHash;
-      return !before || !now || unread || before.size !== now.size || before.mtimeMs !== now.mtimeMs;
+      return changedOnDisk(before, noteStats.get(path)) || before?.hash === unreadHash;
     });
 
     const attachmentStats = await statAll(index.root, files.attachments);
     const presentAttachments = new Set(files.attachments);
     update.deleteAttachments([...knownAttachments.keys()].filter((path) => !presentAttachments.has(path)));
     update.upsertAttachments(
-      [...attachmentStats].filter(([path, now]) => {
-        const before = knownAttachments.get(path);
-        return !before || before.size !== now.size || before.mtimeMs !== now.mtimeMs;
-      }),
+      [...attachmentStats].filter(([path, now]) => changedOnDisk(knownAttachments.get(path), now)),
     );
 
     if (known.size === 0) update.startFullPass(toParse);
