@@ -3,8 +3,7 @@ import { chmodSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/main/hosts/cli';
-import { builtIndexWorker } from '../support/built-worker';
+import { kasten } from '../support/run-cli';
 import { resourcesDir, tempWorkspace } from '../support/temp-vault';
 
 const cleanups: (() => void)[] = [];
@@ -17,20 +16,6 @@ function sample() {
   cleanups.push(ws.remove);
   cpSync(join(resourcesDir, 'sample-vault'), ws.vault, { recursive: true });
   return ws;
-}
-
-async function kasten(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, {
-    rendererDir: '/nonexistent',
-    resourcesDir,
-    indexWorker: builtIndexWorker,
-    stdout: (text) => out.push(text),
-    stderr: (text) => err.push(text),
-    untilStopped: async () => undefined,
-  });
-  return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
 describe('kasten index / links / search / backlinks', () => {

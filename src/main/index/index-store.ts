@@ -232,4 +232,15 @@ export class IndexStore {
   clearFileWarning(path: string): void {
     this.statements.deleteFileWarning.run(path);
   }
+
+  /** Drops the warnings about files that are gone: `paths`, and everything below `folders`. */
+  clearFileWarnings(paths: readonly string[], folders: readonly string[]): void {
+    const underFolder = this.db.prepare(
+      "DELETE FROM warnings WHERE kind = 'file' AND substr(path, 1, length(?) + 1) = ? || '/'",
+    );
+    this.db.transaction(() => {
+      for (const path of paths) this.statements.deleteFileWarning.run(path);
+      for (const folder of folders) underFolder.run(folder, folder);
+    })();
+  }
 }

@@ -188,7 +188,8 @@ export class IndexUpdate {
         resolver.removeNote(outcome.path);
         this.resolveAll = true;
       }
-      if (outcome.vanished) {
+      if (outcome.vanished || outcome.skipped) {
+        if (outcome.skipped) store.addFileWarning({ path: outcome.path, message: outcome.message });
         if (store.deleteNote(outcome.path)) {
           this.noteKeysChanged(outcome.path);
           resolver.removeNote(outcome.path);

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { linkContexts, linkOccurrences } from '../../shared/markdown/note-links';
 import { looksBinary } from '../vault/binary-sniff';
+import { openConfinedSync, RefusedPath, type Refusal } from '../vault/confined-file';
+import { skipReasons } from '../vault/vault-files';
 import { fastExtractNote } from './fast-extract';
 import { unreadHash, type ParsedNote, type ParseOutcome, type ParseTask } from './parsed-note';
 
@@ -17,33 +19,32 @@ const lenientUtf8 = new TextDecoder('utf-8');
  * four thread-pool round trips per file (a tenth of the worker's time on a 10k-note vault).
  */
 export function parseNotes(task: ParseTask): ParseOutcome[] {
-  return task.paths.map((path) => parseNoteFile(task.root, path));
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(task.root);
+  } catch (error) {
+    const message = `Cannot be read: ${(error as Error).message}.`;
+    return task.paths.map((path) => ({ ok: false, path, vanished: true, skipped: false, message }));
+  }
+  return task.paths.map((path) => parseNoteFile(realRoot, path));
 }
 
-export function parseNoteFile(root: string, path: string): ParseOutcome {
+/** Reads and parses one note below `realRoot` (the vault folder's real path), confined to the vault. */
+export function parseNoteFile(realRoot: string, path: string): ParseOutcome {
   let bytes: Buffer;
   let size: number;
   let mtimeMs: number;
   try {
-    const fd = openSync(join(root, ...path.split('/')), 'r');
+    const { fd, stats } = openConfinedSync(realRoot, path);
     try {
-      const info = fstatSync(fd);
-      size = info.size;
-      mtimeMs = info.mtimeMs;
+      size = stats.size;
+      mtimeMs = stats.mtimeMs;
       bytes = readFileSync(fd);
     } finally {
       closeSync(fd);
     }
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const vanished = code === 'ENOENT' || code === 'ENOTDIR';
-    const denied = code === 'EACCES' || code === 'EPERM';
-    if (denied) {
-      const unreadable = unreadableNote(root, path);
-      if (unreadable) return { ok: true, note: unreadable };
-    }
-    const reason = denied ? 'permission denied' : (error as Error).message;
-    return { ok: false, path, vanished, message: `Cannot be read: ${reason}.` };
+    return unreadOutcome(realRoot, path, error);
   }
   const hash = createHash('sha1').update(bytes).digest('hex');
   const fileName = basename(path);
@@ -76,17 +77,55 @@ function decode(bytes: Buffer, truncated: boolean, warnings: string[]): string {
   }
 }
 
-/**
- * A note that may not be read is still a note: it is indexed by name (links to it resolve), with a
- * warning, and with no hash, which makes every later pass try it again (see VaultIndex.refresh).
- */
-function unreadableNote(root: string, path: string): ParsedNote | null {
+/** Why a note was not read: gone, left out (a symlink leaving the vault), or unreadable. */
+function unreadOutcome(realRoot: string, path: string, error: unknown): ParseOutcome {
+  const refusal: Refusal =
+    error instanceof RefusedPath ? error.refusal : { kind: 'failed', message: (error as Error).message };
+  if (refusal.kind === 'outside') {
+    return { ok: false, path, vanished: false, skipped: true, message: `Skipped: ${skipReasons.outside}.` };
+  }
+  if (refusal.kind === 'not-found') {
+    // A dangling symlink is a file the user sees in the folder: say why it is not a note.
+    const link = lstatOrNull(realRoot, path);
+    if (link?.isSymbolicLink()) {
+      return {
+        ok: false,
+        path,
+        vanished: false,
+        skipped: true,
+        message: `Skipped: ${skipReasons.dangling}.`,
+      };
+    }
+    return { ok: false, path, vanished: true, skipped: false, message: 'Cannot be read: it is gone.' };
+  }
+  if (refusal.kind === 'denied') {
+    const unreadable = unreadableNote(realRoot, path);
+    if (unreadable) return { ok: true, note: unreadable };
+  }
+  if (refusal.kind === 'not-a-file') {
+    return { ok: false, path, vanished: false, skipped: true, message: 'Skipped: is not a regular file.' };
+  }
+  const reason = refusal.kind === 'denied' ? 'permission denied' : refusal.message;
+  return { ok: false, path, vanished: false, skipped: false, message: `Cannot be read: ${reason}.` };
+}
+
+function lstatOrNull(realRoot: string, path: string) {
   try {
-    const info = statSync(join(root, ...path.split('/')));
-    const facts = fastExtractNote('', basename(path));
-    facts.warnings = ['Cannot be read: permission denied.'];
-    return { path, size: info.size, mtimeMs: info.mtimeMs, hash: unreadHash, facts, linkContexts: [] };
+    return lstatSync(join(realRoot, ...path.split('/')));
   } catch {
     return null;
   }
+}
+
+/**
+ * A note that may not be read is still a note: it is indexed by name (links to it resolve), with a
+ * warning, and with no hash, which makes every later pass try it again (see VaultIndex.refresh).
+ * Its size and time come from the entry itself: a symlink is not followed to learn them.
+ */
+function unreadableNote(realRoot: string, path: string): ParsedNote | null {
+  const info = lstatOrNull(realRoot, path);
+  if (!info?.isFile()) return null;
+  const facts = fastExtractNote('', basename(path));
+  facts.warnings = ['Cannot be read: permission denied.'];
+  return { path, size: info.size, mtimeMs: info.mtimeMs, hash: unreadHash, facts, linkContexts: [] };
 }

@@ -15,9 +15,13 @@ export interface ParsedNote {
   linkContexts: string[];
 }
 
-/** What parsing one file produced: a note, or why there is none (vanished, unreadable). */
+/**
+ * What parsing one file produced: a note, or why there is none — vanished, skipped (it is not a note of
+ * the vault: a symlink leading outside, a FIFO) or unreadable (the note stays as it was indexed).
+ */
 export type ParseOutcome =
-  { ok: true; note: ParsedNote } | { ok: false; path: string; vanished: boolean; message: string };
+  | { ok: true; note: ParsedNote }
+  | { ok: false; path: string; vanished: boolean; skipped: boolean; message: string };
 
 /** A batch of notes for a worker to read and parse. */
 export interface ParseTask {

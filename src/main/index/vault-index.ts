@@ -275,6 +275,10 @@ export class VaultIndex {
     const update = this.newUpdate(index, false);
     const removedNotes = [...known.keys()].filter(removed);
     update.deleteNotes(removedNotes);
+    // A file left out with a warning (a symlink leading outside) and deleted since: no more warning.
+    index.store.clearFileWarnings(scope.paths.filter(removed), scope.folders);
+    for (const [path, reason] of skippedIn(batch))
+      index.store.addFileWarning({ path, message: `Skipped: ${reason}.` });
     update.deleteAttachments([...knownAttachments.keys()].filter(removed));
 
     const attachmentStats = await statAll(
@@ -321,4 +325,11 @@ export class VaultIndex {
       },
     });
   }
+}
+
+/** The files a batch's last word about is that the vault left them out, with why. */
+function skippedIn(batch: FileEvent[]): Map<string, string> {
+  const last = new Map<string, string | undefined>();
+  for (const event of batch) if (!event.type.endsWith('Dir')) last.set(event.path, event.skipped);
+  return new Map([...last].filter((entry): entry is [string, string] => entry[1] !== undefined));
 }

@@ -1,4 +1,4 @@
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
 /** What the scanner found: vault-relative, `/`-separated paths. */
@@ -22,6 +22,26 @@ export function toVaultPath(root: string, absolute: string): string {
   return relative(root, absolute).split(sep).join('/');
 }
 
+/** Why an entry is left out of the vault; the same words at start-up, from the watcher and on reads. */
+export const skipReasons = {
+  outside: 'is a symlink that leads outside the vault',
+  dangling: 'is a symlink to nothing (its target is missing)',
+  loop: 'is a symlink loop (it leads to a folder it is in)',
+  badName: 'has a name that is not valid UTF-8 (shown with “\uFFFD”); rename it to include it',
+} as const;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8');
+
+/** A file name as listed in bytes, or null when it is not valid UTF-8 (paths of such names cannot be built). */
+function nameOf(bytes: Buffer): string | null {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
 export function isInside(root: string, candidate: string): boolean {
   return candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep);
 }
@@ -35,7 +55,8 @@ export async function scanVault(root: string): Promise<VaultFiles> {
   async function walk(dir: string): Promise<void> {
     let entries;
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      // Names as bytes: one not valid UTF-8 would come back with U+FFFD in it, naming no file.
+      entries = await readdir(dir, { withFileTypes: true, encoding: 'buffer' });
     } catch (error) {
       files.skipped.push({
         path: toVaultPath(root, dir),
@@ -44,29 +65,34 @@ export async function scanVault(root: string): Promise<VaultFiles> {
       return;
     }
     for (const entry of entries) {
-      if (isIgnoredName(entry.name)) continue;
-      const absolute = join(dir, entry.name);
+      const name = nameOf(entry.name);
+      if (name === null) {
+        const shown = toVaultPath(root, join(dir, lenientUtf8.decode(entry.name)));
+        files.skipped.push({ path: shown, reason: skipReasons.badName });
+        continue;
+      }
+      if (isIgnoredName(name)) continue;
+      const absolute = join(dir, name);
       const vaultPath = toVaultPath(root, absolute);
       let isDirectory = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
         const target = await realpath(absolute).catch(() => null);
         if (!target) {
-          files.skipped.push({ path: vaultPath, reason: 'is a symlink to nothing (its target is missing)' });
+          files.skipped.push({ path: vaultPath, reason: skipReasons.dangling });
           continue;
         }
         if (!isInside(realRoot, target)) {
-          files.skipped.push({ path: vaultPath, reason: 'is a symlink that leads outside the vault' });
+          files.skipped.push({ path: vaultPath, reason: skipReasons.outside });
           continue;
         }
-        const info = await stat(target);
+        // Entries deleted while the scan runs are simply not there; the watcher reports them.
+        const info = await stat(target).catch(() => null);
+        if (!info) continue;
         isDirectory = info.isDirectory();
         isFile = info.isFile();
-        if (isDirectory && isInside(target, await realpath(dir))) {
-          files.skipped.push({
-            path: vaultPath,
-            reason: 'is a symlink loop (it leads to a folder it is in)',
-          });
+        if (isDirectory && isInside(target, await realpath(dir).catch(() => dir))) {
+          files.skipped.push({ path: vaultPath, reason: skipReasons.loop });
           continue;
         }
         // A folder of the vault is walked where it really is; through a symlink its notes would be
@@ -82,10 +108,12 @@ export async function scanVault(root: string): Promise<VaultFiles> {
         if (isDirectory && visited.has(target)) continue;
         if (isDirectory) visited.add(target);
       } else if (isDirectory) {
-        visited.add(await realpath(absolute));
+        const real = await realpath(absolute).catch(() => null);
+        if (!real) continue;
+        visited.add(real);
       }
       if (isDirectory) await walk(absolute);
-      else if (isFile) (isNotePath(entry.name) ? files.notes : files.attachments).push(vaultPath);
+      else if (isFile) (isNotePath(name) ? files.notes : files.attachments).push(vaultPath);
     }
   }
 
@@ -101,4 +129,19 @@ function whyUnreadable(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   return code ?? (error as Error).message;
+}
+
+/**
+ * Why a file the watcher reported is not part of the vault (the same words as the scan's), or null.
+ * Only its own entry is looked at: the watcher does not enter symlinked folders, and every read is
+ * confined again when it happens (confined-file.ts), whatever the folders became since.
+ */
+export async function skipReasonOf(realRoot: string, vaultPath: string): Promise<string | null> {
+  const absolute = join(realRoot, ...vaultPath.split('/'));
+  const entry = await lstat(absolute).catch(() => null);
+  if (!entry) return vaultPath.includes('\uFFFD') ? skipReasons.badName : null;
+  if (!entry.isSymbolicLink()) return null;
+  const target = await realpath(absolute).catch(() => null);
+  if (!target) return skipReasons.dangling;
+  return isInside(realRoot, target) ? null : skipReasons.outside;
 }

@@ -1,33 +1,57 @@
-import { realpath } from 'node:fs/promises';
-import { isAbsolute, join, posix, win32 } from 'node:path';
+import type { ErrorCode } from '../../shared/contract';
 import { AppError } from '../app-error';
-import { isIgnoredName, isInside } from './vault-files';
+import { openConfined, RefusedPath, type Refusal } from './confined-file';
+
+const codes: Record<Refusal['kind'], ErrorCode> = {
+  outside: 'outside-vault',
+  'not-found': 'not-found',
+  'not-a-file': 'not-found',
+  denied: 'forbidden',
+  failed: 'internal',
+};
+
+/** A vault file's bytes, as read from the descriptor that was checked to lie inside the vault. */
+export interface VaultFileBytes {
+  bytes: Buffer;
+  size: number;
+  modifiedAt: string;
+}
 
 /**
- * Turns a vault-relative path from outside (renderer, model, CLI) into an absolute path that is
- * guaranteed to stay inside the vault, following symlinks. Everything else is refused.
+ * Reads a vault-relative path from outside (renderer, model, CLI) confined to the vault: opened first,
+ * then what was opened is checked, then read from that same descriptor (see confined-file.ts).
+ * Refusals become AppErrors the UI can show.
  */
-export async function confineToVault(root: string, vaultPath: string): Promise<string> {
-  if (isAbsolute(vaultPath) || posix.isAbsolute(vaultPath) || win32.isAbsolute(vaultPath)) {
-    throw new AppError(
-      'outside-vault',
-      `"${vaultPath}" is an absolute path; only paths inside the vault can be opened.`,
-    );
+export async function readVaultFile(
+  realRoot: string,
+  vaultPath: string,
+  maxBytes: number,
+): Promise<VaultFileBytes> {
+  let opened;
+  try {
+    opened = await openConfined(realRoot, vaultPath);
+  } catch (error) {
+    if (error instanceof RefusedPath) throw new AppError(codes[error.refusal.kind], error.message);
+    throw error;
   }
-  const normalized = posix.normalize(vaultPath.replaceAll('\\', '/'));
-  const segments = normalized.split('/');
-  if (segments[0] === '..') {
-    throw new AppError('outside-vault', `"${vaultPath}" points outside the vault.`);
+  const { handle, stats } = opened;
+  try {
+    if (stats.size > maxBytes) {
+      throw new AppError(
+        'too-large',
+        `"${vaultPath}" is ${(stats.size / 1048576).toFixed(1)} MB, too large to open.`,
+      );
+    }
+    // At most the size seen when opened: a file growing meanwhile cannot make the read unbounded.
+    const bytes = Buffer.alloc(stats.size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { bytes: bytes.subarray(0, filled), size: stats.size, modifiedAt: stats.mtime.toISOString() };
+  } finally {
+    await handle.close();
   }
-  if (segments.some((segment) => segment !== '.' && isIgnoredName(segment))) {
-    throw new AppError('not-found', `"${vaultPath}" is in a folder Kasten ignores.`);
-  }
-  const realRoot = await realpath(root);
-  const target = await realpath(join(realRoot, ...segments)).catch(() => {
-    throw new AppError('not-found', `"${vaultPath}" does not exist in the vault.`);
-  });
-  if (!isInside(realRoot, target)) {
-    throw new AppError('outside-vault', `"${vaultPath}" leads outside the vault.`);
-  }
-  return target;
 }

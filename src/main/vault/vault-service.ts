@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { AttachmentFile, NoteFile, VaultSummary, VaultTree } from '../../shared/domain';
 import { AppError } from '../app-error';
@@ -6,8 +6,8 @@ import type { AppEvents } from '../app-events';
 import { mimeTypeOf } from './attachment-types';
 import { looksBinary } from './binary-sniff';
 import type { RecentVaults } from './recent-vaults';
-import { isIgnoredName, isNotePath, scanVault, type VaultFiles } from './vault-files';
-import { confineToVault } from './vault-paths';
+import { isIgnoredName, isNotePath, scanVault, skipReasonOf, type VaultFiles } from './vault-files';
+import { readVaultFile } from './vault-paths';
 import { buildTree } from './vault-tree';
 import { VaultWatcher, type FileEvent } from './vault-watcher';
 
@@ -39,6 +39,8 @@ const returnPollMs = 2000;
 
 interface OpenVault {
   root: string;
+  /** The folder's real path: every read is checked to stay below it. */
+  realRoot: string;
   name: string;
   notes: Set<string>;
   attachments: Set<string>;
@@ -71,9 +73,11 @@ export class VaultService {
     if (!info.isDirectory()) throw new AppError('not-a-folder', `${root} is a file, not a folder.`);
 
     const files = await scanVault(root);
+    const realRoot = await realpath(root);
     await this.close();
     const vault: OpenVault = {
       root,
+      realRoot,
       name: basename(root),
       notes: new Set(files.notes),
       attachments: new Set(files.attachments),
@@ -125,8 +129,7 @@ export class VaultService {
 
   async readNote(path: string): Promise<NoteSource> {
     if (!isNotePath(path)) throw new AppError('invalid-input', `"${path}" is not a Markdown note.`);
-    const { absolute, size, modifiedAt } = await this.locate(path, maxNoteBytes);
-    const bytes = await readFile(absolute);
+    const { bytes, size, modifiedAt } = await readVaultFile(this.require().realRoot, path, maxNoteBytes);
     if (looksBinary(bytes)) {
       throw new AppError('unsupported', `"${path}" is a binary file, not Markdown text: it cannot be shown.`);
     }
@@ -135,8 +138,7 @@ export class VaultService {
   }
 
   async readAttachment(path: string): Promise<AttachmentFile> {
-    const { absolute, size } = await this.locate(path, maxAttachmentBytes);
-    const bytes = await readFile(absolute);
+    const { bytes, size } = await readVaultFile(this.require().realRoot, path, maxAttachmentBytes);
     return { path, mimeType: mimeTypeOf(path), base64: bytes.toString('base64'), size };
   }
 
@@ -154,19 +156,9 @@ export class VaultService {
     return this.options.pickFolder();
   }
 
-  private async locate(path: string, maxBytes: number) {
-    const vault = this.vault;
-    if (!vault) throw new AppError('no-vault', 'No vault is open.');
-    const absolute = await confineToVault(vault.root, path);
-    const info = await stat(absolute);
-    if (!info.isFile()) throw new AppError('not-found', `"${path}" is not a file.`);
-    if (info.size > maxBytes) {
-      throw new AppError(
-        'too-large',
-        `"${path}" is ${(info.size / 1048576).toFixed(1)} MB, too large to open.`,
-      );
-    }
-    return { absolute, size: info.size, modifiedAt: info.mtime.toISOString() };
+  private require(): OpenVault {
+    if (!this.vault) throw new AppError('no-vault', 'No vault is open.');
+    return this.vault;
   }
 
   private async apply(vault: OpenVault, received: FileEvent[]): Promise<void> {
@@ -188,7 +180,11 @@ export class VaultService {
       }
     }
     if (missing) return;
-    const batch = received.filter(({ path }) => !path.split('/').some(isIgnoredName));
+    const batch = await this.confine(
+      vault,
+      received.filter(({ path }) => !path.split('/').some(isIgnoredName)),
+    );
+    if (this.vault !== vault) return;
     let treeChanged = false;
     for (const { type, path } of batch) {
       const files = isNotePath(path) ? vault.notes : vault.attachments;
@@ -211,6 +207,21 @@ export class VaultService {
     await this.options.listener?.applyChanges(batch).catch((error: Error) => {
       console.error(`Updating the index of ${vault.root} failed: ${error.message}`);
     });
+  }
+
+  /**
+   * Files added or changed that are not part of the vault (a symlink created, or a note replaced by one,
+   * leading outside; a name that is not UTF-8) become removals that say why: they leave the tree and the
+   * index, and the health view lists them as the scan would have.
+   */
+  private async confine(vault: OpenVault, batch: FileEvent[]): Promise<FileEvent[]> {
+    return Promise.all(
+      batch.map(async (event) => {
+        if (event.type !== 'add' && event.type !== 'change') return event;
+        const skipped = await skipReasonOf(vault.realRoot, event.path);
+        return skipped ? { ...event, type: 'unlink' as const, skipped } : event;
+      }),
+    );
   }
 
   /**

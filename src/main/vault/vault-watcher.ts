@@ -8,6 +8,11 @@ export interface FileEvent {
   path: string;
   /** When the watcher reported it (`Date.now()`), to measure how fast the index follows. */
   at: number;
+  /**
+   * Set by the vault on an `unlink` it made of an `add` or `change`: the file is there but not part of
+   * the vault (a symlink leading outside, a name that is not UTF-8), and this says why.
+   */
+  skipped?: string;
 }
 
 export interface VaultWatcherOptions {

@@ -1,28 +1,45 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { confineToVault } from '../../../src/main/vault/vault-paths';
+import { openConfinedSync } from '../../../src/main/vault/confined-file';
+import { readVaultFile } from '../../../src/main/vault/vault-paths';
 
-const base = mkdtempSync(join(tmpdir(), 'kasten-paths-'));
+const base = realpathSync(mkdtempSync(join(tmpdir(), 'kasten-paths-')));
 const vault = join(base, 'vault');
 mkdirSync(join(vault, 'sub'), { recursive: true });
 mkdirSync(join(vault, '.obsidian'));
+mkdirSync(join(base, 'outside'));
 writeFileSync(join(vault, 'sub', 'note.md'), '# note');
 writeFileSync(join(vault, '.obsidian', 'app.json'), '{}');
 writeFileSync(join(base, 'secret.md'), 'secret');
+writeFileSync(join(base, 'outside', 'note.md'), 'secret in a folder');
 symlinkSync(join(base, 'secret.md'), join(vault, 'leak.md'));
+symlinkSync(join(base, 'outside'), join(vault, 'elsewhere'));
 symlinkSync(join(vault, 'sub', 'note.md'), join(vault, 'alias.md'));
+execFileSync('mkfifo', [join(vault, 'pipe.md')]);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
+const read = (path: string) => readVaultFile(vault, path, 1024 * 1024);
+
 describe('paths are confined to the vault', () => {
-  it('resolves paths inside the vault, including symlinks that stay inside', async () => {
-    await expect(confineToVault(vault, 'sub/note.md')).resolves.toMatch(/sub[\\/]note\.md$/);
-    await expect(confineToVault(vault, './sub/../sub/note.md')).resolves.toMatch(/note\.md$/);
-    await expect(confineToVault(vault, 'alias.md')).resolves.toMatch(/sub[\\/]note\.md$/);
+  it('reads paths inside the vault, including symlinks that stay inside', async () => {
+    for (const path of ['sub/note.md', './sub/../sub/note.md', 'alias.md']) {
+      expect((await read(path)).bytes.toString(), path).toBe('# note');
+    }
   });
 
-  it('refuses .., absolute paths and symlinks that leave the vault', async () => {
+  it('refuses .., absolute paths, and symlinked files and folders that leave the vault', async () => {
     for (const path of [
       '../secret.md',
       'sub/../../secret.md',
@@ -30,13 +47,33 @@ describe('paths are confined to the vault', () => {
       '/etc/passwd',
       'C:\\Windows\\win.ini',
       'leak.md',
+      'elsewhere/note.md',
     ]) {
-      await expect(confineToVault(vault, path), path).rejects.toMatchObject({ code: 'outside-vault' });
+      await expect(read(path), path).rejects.toMatchObject({ code: 'outside-vault' });
     }
   });
 
   it('reports missing files and ignored folders as not found', async () => {
-    await expect(confineToVault(vault, 'nope.md')).rejects.toMatchObject({ code: 'not-found' });
-    await expect(confineToVault(vault, '.obsidian/app.json')).rejects.toMatchObject({ code: 'not-found' });
+    await expect(read('nope.md')).rejects.toMatchObject({ code: 'not-found' });
+    await expect(read('.obsidian/app.json')).rejects.toMatchObject({ code: 'not-found' });
+  });
+
+  it('refuses a FIFO named like a note at once instead of waiting for a writer', async () => {
+    await expect(read('pipe.md')).rejects.toMatchObject({ code: 'not-found', message: /is not a file/ });
+    expect(() => openConfinedSync(vault, 'pipe.md')).toThrow(/is not a file/);
+  });
+
+  it('refuses a file larger than the limit before reading it', async () => {
+    await expect(readVaultFile(vault, 'sub/note.md', 3)).rejects.toMatchObject({ code: 'too-large' });
+  });
+
+  it('reads from the descriptor it checked, and refuses the one that escaped', () => {
+    const { fd } = openConfinedSync(vault, 'sub/note.md');
+    try {
+      expect(readFileSync(fd, 'utf8')).toBe('# note');
+    } finally {
+      closeSync(fd);
+    }
+    expect(() => openConfinedSync(vault, 'elsewhere/note.md')).toThrow(/leads outside the vault/);
   });
 });
