@@ -212,7 +212,8 @@ export function createApp(options: AppOptions): KastenApp {
     },
     async dispose() {
       background.stop();
-      chat.stopAll();
+      // Answers stop and save what they streamed before the database closes.
+      await chat.dispose();
       await vault.dispose();
       await index.close();
       await workers.dispose();

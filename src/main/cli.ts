@@ -1,7 +1,33 @@
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './hosts/cli';
 
 const here = import.meta.dirname;
+/** How long a command may take to stop after Ctrl+C or SIGTERM before the process exits anyway. */
+const stopGraceMs = 1000;
+
+let stopping: Promise<void> | null = null;
+
+/**
+ * Resolves on the first Ctrl+C or SIGTERM, for the command to stop and save what it has. If it has not
+ * finished within `stopGraceMs`, or on a second signal, the process exits at once.
+ */
+function untilStopped(): Promise<void> {
+  stopping ??= new Promise((resolve) => {
+    let asked = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      const code = 128 + constants.signals[signal];
+      if (asked) process.exit(code);
+      asked = true;
+      resolve();
+      // Unreferenced: a command that finishes in time exits without waiting for it.
+      setTimeout(() => process.exit(code), stopGraceMs).unref();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  return stopping;
+}
 
 process.exitCode = await runCli(process.argv.slice(2), {
   rendererDir: join(here, '../renderer'),
@@ -10,9 +36,5 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stdout: (text) => console.log(text),
   stderr: (text) => console.error(text),
   write: (text) => process.stdout.write(text),
-  untilStopped: () =>
-    new Promise((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    }),
+  untilStopped,
 });

@@ -15,10 +15,15 @@ export interface ScriptedToolCall {
   id?: string;
 }
 
-/** How a streamed reply is cut up: `chunkSize` characters per chunk (default 8), `delayMs` between chunks. */
+/**
+ * How a streamed reply is cut up: `chunkSize` characters per chunk (default 8), `delayMs` between writes,
+ * `eventsPerWrite` stream events in each write (default 1; thousands of tool calls stream in well under
+ * a second with a few hundred).
+ */
 export interface StreamPacing {
   chunkSize?: number;
   delayMs?: number;
+  eventsPerWrite?: number;
 }
 
 /** One scripted reply of the model. */
@@ -347,10 +352,12 @@ async function streamCompletion(
     connection: 'keep-alive',
   });
   res.flushHeaders();
-  for (const [index, event] of events.entries()) {
+  const eventsPerWrite = Math.max(1, pacing.eventsPerWrite ?? 1);
+  for (let index = 0; index < events.length; index += eventsPerWrite) {
     if (index > 0 && pacing.delayMs) await sleep(pacing.delayMs);
     if (res.destroyed) return;
-    await write(res, `data: ${JSON.stringify(event)}\n\n`);
+    const batch = events.slice(index, index + eventsPerWrite);
+    await write(res, batch.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''));
   }
   if (cut) return void res.destroy();
   await write(res, 'data: [DONE]\n\n');

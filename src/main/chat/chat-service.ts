@@ -5,15 +5,14 @@ import {
   type MessagePart,
   type SessionSummary,
 } from '../../shared/chat-domain';
-import { citedNumbers, parseCitations } from '../../shared/chat/citations';
 import { AppError } from '../app-error';
 import type { AppEvents } from '../app-events';
 import type { ChatModel, LlmMessage } from '../llm/llm-types';
+import { answerAbandoned } from './answer-owner';
+import { writeAnswer } from './answer-writer';
 import type { ChatStore } from './chat-store';
-import { addReference, runTurn, type TurnState } from './chat-turn';
 import { directReferences } from './direct-references';
 import type { ToolVault } from './note-locator';
-import { systemPrompt } from './system-prompt';
 
 export interface ChatServiceOptions {
   store: ChatStore;
@@ -44,20 +43,33 @@ export interface StartedTurn {
 
 /** Chat sessions of the open vault: sending, streaming, stopping and retrying answers. */
 export class ChatService {
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<ChatMessage> }>();
 
   constructor(private readonly options: ChatServiceOptions) {}
 
-  /** Answers that were streaming when Kasten last stopped are marked interrupted. */
+  /**
+   * Answers whose writer is gone (Kasten stopped while writing them) are marked interrupted; answers
+   * another Kasten process on the same data is writing are left alone.
+   */
   start(): void {
-    this.options.store.markInterrupted();
+    this.markAbandoned();
+  }
+
+  /** Stops every running answer and waits until what each streamed is saved. */
+  async dispose(): Promise<void> {
+    const running = [...this.running.values()];
+    for (const { controller } of running) controller.abort();
+    await Promise.all(running.map(({ done }) => done));
   }
 
   list(query = ''): SessionSummary[] {
+    // A process that started while another was writing an answer looks again whenever sessions are read.
+    this.markAbandoned();
     return this.options.store.listSessions(this.options.vault().root, query);
   }
 
   session(id: string): ChatSession {
+    this.markAbandoned();
     return this.options.store.session(id);
   }
 
@@ -128,16 +140,21 @@ export class ChatService {
 
   /** Aborts the running answer; what was streamed so far is kept and marked stopped. */
   stop(sessionId: string): void {
-    this.running.get(sessionId)?.abort();
+    this.running.get(sessionId)?.controller.abort();
   }
 
   /** Stops every running answer (the app is closing). */
   stopAll(): void {
-    for (const controller of this.running.values()) controller.abort();
+    for (const { controller } of this.running.values()) controller.abort();
   }
 
   isRunning(sessionId: string): boolean {
     return this.running.has(sessionId);
+  }
+
+  private markAbandoned(): void {
+    const now = Date.now();
+    this.options.store.streaming.markInterrupted((answer) => answerAbandoned(answer, now));
   }
 
   private assertIdle(sessionId: string): void {
@@ -148,78 +165,19 @@ export class ChatService {
 
   private answer(sessionId: string, model: ChatModel): Omit<StartedTurn, 'session' | 'userMessage'> {
     const { store, events } = this.options;
-    const vault = this.options.vault();
-    const history = historyOf(store.session(sessionId).messages);
-    const assistant = store.addMessage(sessionId, {
-      role: 'assistant',
-      parts: [],
-      status: 'streaming',
-      model: model.name,
+    const { assistant, controller, done } = writeAnswer({
+      store,
+      events,
+      sessionId,
+      model,
+      vault: this.options.vault(),
+      history: historyOf(store.session(sessionId).messages),
+      stepLimit: this.options.stepLimit ?? 8,
+      saveEveryMs: this.options.saveEveryMs ?? 500,
+      // Before the last event, so that whoever hears it may send the next message at once.
+      onSettled: () => this.running.delete(sessionId),
     });
-    const controller = new AbortController();
-    this.running.set(sessionId, controller);
-    const state: TurnState = { parts: [], references: [], usage: { inputTokens: null, outputTokens: null } };
-    const saveEveryMs = this.options.saveEveryMs ?? 500;
-    let savedAt = Date.now();
-    let announcedAt = 0;
-    const snapshot = (): ChatMessage => ({
-      ...store.message(assistant.id),
-      parts: state.parts,
-      references: state.references,
-    });
-
-    const done = runTurn(
-      {
-        model,
-        system: systemPrompt(vault.name),
-        history,
-        vault: vault.tools,
-        numbers: (path, title) => store.documentNumber(sessionId, path, title),
-        stepLimit: this.options.stepLimit ?? 8,
-        signal: controller.signal,
-        onChange: (_state, structural) => {
-          const now = Date.now();
-          if (structural || now - savedAt >= saveEveryMs) {
-            store.updateMessage(assistant.id, { parts: state.parts });
-            savedAt = now;
-          }
-          if (structural || now - announcedAt >= 40) {
-            events.emit('chat:message', snapshot());
-            announcedAt = now;
-          }
-        },
-      },
-      state,
-    ).then((end) => {
-      this.running.delete(sessionId);
-      const documents = new Map(store.documents(sessionId).map((document) => [document.number, document]));
-      const cited = citedNumbers(parseCitations(messageText(state), (number) => documents.has(number)));
-      for (const number of cited) {
-        const document = documents.get(number)!;
-        const read = state.references.find((entry) => entry.path === document.path);
-        addReference(state, {
-          path: document.path,
-          title: document.title,
-          kind: 'cited',
-          toolCallId: null,
-          document: number,
-          subpath: read?.subpath ?? null,
-          mode: null,
-          tokens: null,
-          summary: vault.tools.summary(document.path),
-        });
-      }
-      store.updateMessage(assistant.id, {
-        parts: state.parts,
-        status: end.status,
-        error: end.status === 'error' ? end.error : null,
-        usage: state.usage,
-      });
-      store.addReferences(assistant.id, state.references);
-      const finished = store.message(assistant.id);
-      events.emit('chat:message', finished);
-      return finished;
-    });
+    this.running.set(sessionId, { controller, done });
     return { assistantMessage: assistant, done };
   }
 }

@@ -11,12 +11,14 @@ import type {
 } from '../../shared/chat-domain';
 import { AppError } from '../app-error';
 import type { SqliteDatabase, SqliteStatement } from '../storage/database';
+import type { AnswerOwner } from './answer-owner';
+import { MessageParts } from './message-parts';
+import { StreamingAnswers } from './streaming-answers';
 
 interface MessageRow {
   id: number;
   sessionId: string;
   role: 'user' | 'assistant';
-  parts: string;
   status: MessageStatus;
   model: string | null;
   error: string | null;
@@ -25,6 +27,9 @@ interface MessageRow {
   updatedAt: string;
 }
 
+const messageColumns = `id, session_id AS sessionId, role, status, model, error, usage,
+  created_at AS createdAt, updated_at AS updatedAt`;
+
 const sessionColumns = `s.id, s.title, s.created_at AS createdAt, s.updated_at AS updatedAt,
   (SELECT count(*) FROM messages m WHERE m.session_id = s.id) AS messageCount`;
 
@@ -32,11 +37,17 @@ const sessionColumns = `s.id, s.title, s.created_at AS createdAt, s.updated_at A
 export class ChatStore {
   /** Prepared once: preparing costs about as much as running these small queries. */
   private readonly statements = new Map<string, SqliteStatement>();
+  private readonly parts: MessageParts;
+  /** Who writes the answers still streaming, and marking those nobody writes any more. */
+  readonly streaming: StreamingAnswers;
 
   constructor(
     private readonly db: SqliteDatabase,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.parts = new MessageParts(db);
+    this.streaming = new StreamingAnswers(db);
+  }
 
   createSession(vault: string, title: string): SessionSummary {
     const id = randomUUID();
@@ -54,7 +65,8 @@ export class ChatStore {
       `SELECT ${sessionColumns} FROM sessions s
          WHERE s.vault = ? AND s.deleted_at IS NULL
            AND (? = '' OR s.title LIKE ? ESCAPE '\\'
-                OR EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id AND m.parts LIKE ? ESCAPE '\\'))
+                OR EXISTS (SELECT 1 FROM messages m JOIN message_parts p ON p.message_id = m.id
+                           WHERE m.session_id = s.id AND p.part LIKE ? ESCAPE '\\'))
          ORDER BY s.updated_at DESC, s.rowid DESC`,
     ).all(vault, query, like, like);
   }
@@ -71,7 +83,8 @@ export class ChatStore {
   /** The session with every message; deleted sessions are not found. */
   session(id: string): ChatSession {
     const summary = this.sessionSummary(id);
-    // One query for every message's references: one per message cost 40 ms in a 500-message session.
+    // One query for every message's references and one for their parts: one per message cost 40 ms in
+    // a 500-message session.
     const references = new Map<number, ChatReference[]>();
     for (const { messageId, ...reference } of this.prepare<[string], ChatReference & { messageId: number }>(
       `SELECT r.message_id AS messageId, r.path, r.title, r.kind, r.tool_call_id AS toolCallId, r.document,
@@ -83,13 +96,12 @@ export class ChatStore {
       if (list) list.push(reference);
       else references.set(messageId, [reference]);
     }
+    const parts = this.parts.ofSession(id);
     const messages = this.prepare<[string], MessageRow>(
-      `SELECT id, session_id AS sessionId, role, parts, status, model, error, usage,
-                created_at AS createdAt, updated_at AS updatedAt
-         FROM messages WHERE session_id = ? ORDER BY id`,
+      `SELECT ${messageColumns} FROM messages WHERE session_id = ? ORDER BY id`,
     )
       .all(id)
-      .map((row) => this.toMessage(row, references.get(row.id) ?? []));
+      .map((row) => this.toMessage(row, references.get(row.id) ?? [], parts.get(row.id) ?? []));
     return { ...summary, messages, documents: this.documents(id) };
   }
 
@@ -117,6 +129,7 @@ export class ChatStore {
     this.changeSession('UPDATE sessions SET deleted_at = NULL WHERE id = ?', id);
   }
 
+  /** Adds a message; a streaming one records the process writing it and the lease that process holds. */
   addMessage(
     sessionId: string,
     message: {
@@ -124,47 +137,73 @@ export class ChatStore {
       parts: MessagePart[];
       status: MessageStatus;
       model: string | null;
+      owner?: { owner: AnswerOwner; leaseUntil: number };
     },
   ): ChatMessage {
     const at = this.now().toISOString();
+    const { owner, leaseUntil } = message.owner ?? {
+      owner: { pid: null, host: null, run: null },
+      leaseUntil: null,
+    };
     const id = this.db.transaction(() => {
       const result = this.prepare(
-        `INSERT INTO messages (session_id, role, parts, status, model, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ).run(sessionId, message.role, JSON.stringify(message.parts), message.status, message.model, at, at);
+        `INSERT INTO messages (session_id, role, status, model, created_at, updated_at,
+                               owner_pid, owner_host, owner_run, lease_until)
+           VALUES (@sessionId, @role, @status, @model, @at, @at, @pid, @host, @run, @leaseUntil)`,
+      ).run({
+        sessionId,
+        role: message.role,
+        status: message.status,
+        model: message.model,
+        at,
+        ...owner,
+        leaseUntil,
+      });
+      const id = Number(result.lastInsertRowid);
+      this.parts.save(id, message.parts);
       this.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(at, sessionId);
-      return Number(result.lastInsertRowid);
+      return id;
     })();
     return this.message(id);
   }
 
+  /**
+   * Saves the changes given. With `changedParts`, only the parts at those positions are written: a
+   * streaming answer saves what changed since its last save, not the hundreds of parts before.
+   */
   updateMessage(
     id: number,
-    change: { parts?: MessagePart[]; status?: MessageStatus; error?: string | null; usage?: TokenUsage },
+    change: {
+      parts?: MessagePart[];
+      changedParts?: ReadonlySet<number>;
+      status?: MessageStatus;
+      error?: string | null;
+      usage?: TokenUsage;
+    },
   ): void {
     const at = this.now().toISOString();
-    this.prepare(
-      `UPDATE messages SET parts = coalesce(@parts, parts), status = coalesce(@status, status),
-           error = CASE WHEN @setError THEN @error ELSE error END, usage = coalesce(@usage, usage),
-           updated_at = @at
-         WHERE id = @id`,
-    ).run({
-      id,
-      at,
-      parts: change.parts ? JSON.stringify(change.parts) : null,
-      status: change.status ?? null,
-      setError: change.error !== undefined ? 1 : 0,
-      error: change.error ?? null,
-      usage: change.usage ? JSON.stringify(change.usage) : null,
-    });
+    this.db.transaction(() => {
+      if (change.parts) this.parts.save(id, change.parts, change.changedParts);
+      this.prepare(
+        `UPDATE messages SET status = coalesce(@status, status),
+             error = CASE WHEN @setError THEN @error ELSE error END, usage = coalesce(@usage, usage),
+             updated_at = @at
+           WHERE id = @id`,
+      ).run({
+        id,
+        at,
+        status: change.status ?? null,
+        setError: change.error !== undefined ? 1 : 0,
+        error: change.error ?? null,
+        usage: change.usage ? JSON.stringify(change.usage) : null,
+      });
+    })();
   }
 
   message(id: number): ChatMessage {
-    const row = this.prepare<[number], MessageRow>(
-      `SELECT id, session_id AS sessionId, role, parts, status, model, error, usage,
-                created_at AS createdAt, updated_at AS updatedAt
-         FROM messages WHERE id = ?`,
-    ).get(id);
+    const row = this.prepare<[number], MessageRow>(`SELECT ${messageColumns} FROM messages WHERE id = ?`).get(
+      id,
+    );
     if (!row) throw new AppError('not-found', `There is no message ${id}.`);
     return this.toMessage(row);
   }
@@ -207,15 +246,6 @@ export class ChatStore {
     ).all(sessionId);
   }
 
-  /** Answers that were streaming when the app stopped: their saved text is kept, marked interrupted. */
-  markInterrupted(): number {
-    return this.prepare(
-      `UPDATE messages SET status = 'interrupted',
-           error = 'Kasten stopped while this answer was being written; the text saved until then is kept.'
-         WHERE status = 'streaming'`,
-    ).run().changes;
-  }
-
   private changeSession(sql: string, ...parameters: string[]): void {
     if (this.prepare(sql).run(...parameters).changes === 0) {
       throw new AppError('not-found', `There is no chat session ${parameters.at(-1)}.`);
@@ -229,10 +259,14 @@ export class ChatStore {
     ).all(messageId);
   }
 
-  private toMessage(row: MessageRow, references = this.references(row.id)): ChatMessage {
+  private toMessage(
+    row: MessageRow,
+    references = this.references(row.id),
+    parts = this.parts.of(row.id),
+  ): ChatMessage {
     return {
       ...row,
-      parts: JSON.parse(row.parts) as MessagePart[],
+      parts,
       usage: row.usage ? (JSON.parse(row.usage) as TokenUsage) : null,
       references,
     };

@@ -26,6 +26,8 @@ export interface TurnOptions {
 
 export interface TurnState {
   parts: MessagePart[];
+  /** Positions of the parts changed since the answer was last saved: only these are written again. */
+  changed: Set<number>;
   references: ChatReference[];
   usage: TokenUsage;
 }
@@ -34,6 +36,11 @@ export type TurnEnd = { status: 'complete' } | { status: 'stopped' } | { status:
 
 /** Tools whose results are search results: after them the model is reminded to cite. */
 const searchTools = new Set(['search_notes', 'find_related', 'list_backlinks']);
+
+/** Tool calls run in one step; the model is told the others were not run. */
+export const toolCallsPerStep = 16;
+/** Past this many tool calls in one step the rest of the model's reply is not read and the answer ends. */
+export const toolCallCeiling = 256;
 
 /**
  * The agent loop of one answer: stream a step, run the tool calls it asked for, feed the results back,
@@ -45,22 +52,29 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
   let searched = false;
   try {
     for (let step = 0; step < options.stepLimit; step++) {
-      const calls: ToolCallPart[] = [];
+      const calls: { part: ToolCallPart; position: number }[] = [];
       const invalid = new Map<string, string>();
-      let text: TextPart | null = null;
+      let text: { part: TextPart; position: number } | null = null;
       const request = searched ? [...messages, { role: 'user' as const, text: citationReminder }] : messages;
+      // Aborted when the model asks for more tool calls than are ever run: its reply is not read further.
+      const flood = new AbortController();
       for await (const event of model.stream({
         system: options.system,
         messages: request,
         tools: vaultTools,
-        signal,
+        signal: AbortSignal.any([signal, flood.signal]),
       })) {
         if (event.type === 'text') {
           const added = text === null;
           text ??= pushPart(state, { type: 'text', step, text: '' });
-          text.text += event.text;
+          text.part.text += event.text;
+          changed(state, text.position);
           options.onChange(state, added);
         } else if (event.type === 'tool-call') {
+          if (calls.length === toolCallCeiling) {
+            flood.abort();
+            break;
+          }
           calls.push(
             pushPart(state, {
               type: 'tool-call',
@@ -78,17 +92,30 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
           state.usage = addUsage(state.usage, event.usage);
         }
       }
+      if (flood.signal.aborted) {
+        signal.throwIfAborted();
+        for (const call of calls) {
+          setOutcome(state, call, false, 'Not run: the model asked for too many tool calls at once.');
+        }
+        options.onChange(state, true);
+        return {
+          status: 'error',
+          error: `The model asked for more than ${toolCallCeiling} tool calls at once, so it was stopped without an answer. Retry, or ask a narrower question.`,
+        };
+      }
       if (calls.length === 0) return { status: 'complete' };
 
       const results: LlmToolResult[] = [];
-      for (const call of calls) {
+      for (const [index, { part: call, position }] of calls.entries()) {
         signal.throwIfAborted();
-        const error = invalid.get(call.id);
+        const error =
+          index < toolCallsPerStep
+            ? invalid.get(call.id)
+            : `Not run: at most ${toolCallsPerStep} tool calls are run in one step. Ask again for the ones still needed, fewer at a time.`;
         const outcome = error
           ? { ok: false, output: error, notes: [] }
           : await runVaultTool(options.vault, options.numbers, call.name, call.args);
-        call.ok = outcome.ok;
-        call.output = outcome.output;
+        setOutcome(state, { part: call, position }, outcome.ok, outcome.output);
         for (const note of outcome.notes) {
           addReference(state, {
             path: note.path,
@@ -106,12 +133,12 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
         results.push({ id: call.id, name: call.name, output: outcome.output, isError: !outcome.ok });
         options.onChange(state, true);
       }
-      const toolCalls: LlmToolCall[] = calls.map((call) => ({
+      const toolCalls: LlmToolCall[] = calls.map(({ part: call }) => ({
         id: call.id,
         name: call.name,
         input: call.args,
       }));
-      messages.push({ role: 'assistant', text: text?.text ?? '', toolCalls }, { role: 'tool', results });
+      messages.push({ role: 'assistant', text: text?.part.text ?? '', toolCalls }, { role: 'tool', results });
     }
     return {
       status: 'error',
@@ -127,9 +154,25 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
   }
 }
 
-function pushPart<P extends MessagePart>(state: TurnState, part: P): P {
-  state.parts.push(part);
-  return part;
+function pushPart<P extends MessagePart>(state: TurnState, part: P): { part: P; position: number } {
+  const position = state.parts.push(part) - 1;
+  changed(state, position);
+  return { part, position };
+}
+
+function changed(state: TurnState, position: number): void {
+  state.changed.add(position);
+}
+
+function setOutcome(
+  state: TurnState,
+  { part, position }: { part: ToolCallPart; position: number },
+  ok: boolean,
+  output: string,
+): void {
+  part.ok = ok;
+  part.output = output;
+  changed(state, position);
 }
 
 /** One reference per note and kind in a message; the first occurrence wins. */

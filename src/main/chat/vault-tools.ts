@@ -2,7 +2,13 @@ import { z } from 'zod';
 import type { ReferenceKind } from '../../shared/chat-domain';
 import { embeddedSection } from '../../shared/markdown/note-section';
 import { parseWikiLinkInner } from '../../shared/markdown/wikilink-inner';
-import { highlightEnd, highlightStart } from '../index/note-search';
+import {
+  highlightEnd,
+  highlightStart,
+  maxQueryChars,
+  maxQueryWords,
+  searchedWords,
+} from '../index/note-search';
 import type { LlmTool } from '../llm/llm-types';
 import { locateNote, type ToolVault } from './note-locator';
 
@@ -136,6 +142,7 @@ const tools: {
   },
 
   async search_notes(vault, numbers, { query, limit }) {
+    const { words, shortened } = searchedWords(query);
     const hits = await vault.index.search({ query, limit: limit ?? 8 });
     const documents = hits.map((hit) => ({
       document: numbers(hit.path, hit.title),
@@ -143,9 +150,13 @@ const tools: {
       path: hit.path,
       content: hit.snippet.replaceAll(highlightStart, '').replaceAll(highlightEnd, ''),
     }));
+    const searched = shortened ? words.join(' ') : query;
+    const found = documents.length ? json(documents) : `No note matches "${searched}".`;
     return {
       ok: true,
-      output: documents.length ? json(documents) : `No note matches "${query}".`,
+      output: shortened
+        ? `The query was shortened: only its first ${maxQueryWords} different words within ${maxQueryChars} characters are searched for, "${searched}".\n${found}`
+        : found,
       notes: documents.map(({ document, title, path }) => ({
         path,
         title,

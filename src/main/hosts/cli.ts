@@ -205,6 +205,8 @@ async function serve(
     );
     env.stdout(`Open ${host.url}`);
     await env.untilStopped();
+    // Answers stop first: closing the host must not wait behind one.
+    app.chat.stopAll();
     await host.close();
     return 0;
   } finally {

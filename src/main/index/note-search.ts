@@ -12,9 +12,36 @@ const weights = '10.0, 8.0, 4.0, 1.0';
 
 const marks = { start: highlightStart, end: highlightEnd };
 
+/**
+ * The most of a query that is searched for: its first different words, in its first characters. Each
+ * word is one more term FTS5 must match and mark: 30,000 words that one note held took a minute.
+ */
+export const maxQueryWords = 32;
+export const maxQueryChars = 1000;
+
 /** The words of what the user typed; FTS syntax characters (`"`, `*`, `-`, `:`) are not words. */
 export function queryWords(query: string): string[] {
-  return query.match(/[\p{L}\p{N}_]+/gu) ?? [];
+  return searchedWords(query).words;
+}
+
+/**
+ * The different words of a query that are searched for, and whether any were left out: at most
+ * `maxQueryWords`, whole words within the first `maxQueryChars` characters.
+ */
+export function searchedWords(query: string): { words: string[]; shortened: boolean } {
+  const words: string[] = [];
+  const seen = new Set<string>();
+  // matchAll is lazy: the rest of a long query is never scanned.
+  for (const match of query.matchAll(/[\p{L}\p{N}_]+/gu)) {
+    const word = match[0];
+    if (match.index + word.length > maxQueryChars) return { words, shortened: true };
+    const key = word.toLowerCase();
+    if (seen.has(key)) continue;
+    if (seen.size === maxQueryWords) return { words, shortened: true };
+    seen.add(key);
+    words.push(word);
+  }
+  return { words, shortened: false };
 }
 
 /** An FTS5 query in which every word must occur, each as a prefix, quoted so it is searched for as typed. */

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { openDatabase, type Migration, type SqliteDatabase } from './database';
 
 /** Schema of the app-wide database (`kasten.sqlite` in the data directory). Append only. */
-const migrations: readonly Migration[] = [
+export const appMigrations: readonly Migration[] = [
   (db) =>
     db.exec(`
       CREATE TABLE recent_vaults (
@@ -76,8 +76,28 @@ const migrations: readonly Migration[] = [
         PRIMARY KEY (hash, model, prompt_version)
       );
     `),
+  // A message's parts become rows, so a streaming answer saves only the parts that changed (its last
+  // ones) instead of rewriting them all. A streaming answer records the process writing it and a lease
+  // that process renews: another process marks it interrupted only once that owner is gone.
+  (db) =>
+    db.exec(`
+      CREATE TABLE message_parts (
+        message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        part TEXT NOT NULL,
+        PRIMARY KEY (message_id, position)
+      ) WITHOUT ROWID;
+      INSERT INTO message_parts (message_id, position, part)
+        SELECT m.id, p.key, p.value FROM messages m, json_each(m.parts) p;
+      ALTER TABLE messages DROP COLUMN parts;
+      ALTER TABLE messages ADD COLUMN owner_pid INTEGER;
+      ALTER TABLE messages ADD COLUMN owner_host TEXT;
+      ALTER TABLE messages ADD COLUMN owner_run TEXT;
+      ALTER TABLE messages ADD COLUMN lease_until INTEGER;
+      CREATE INDEX messages_streaming ON messages(id) WHERE status = 'streaming';
+    `),
 ];
 
 export function openAppDatabase(dataDir: string, onNotice?: (message: string) => void): SqliteDatabase {
-  return openDatabase({ file: join(dataDir, 'kasten.sqlite'), migrations, onNotice });
+  return openDatabase({ file: join(dataDir, 'kasten.sqlite'), migrations: appMigrations, onNotice });
 }

@@ -1,0 +1,173 @@
+import { messageText, type ChatMessage } from '../../shared/chat-domain';
+import { citedNumbers, parseCitations } from '../../shared/chat/citations';
+import type { AppEvents } from '../app-events';
+import type { ChatModel, LlmMessage } from '../llm/llm-types';
+import { answerLeaseMs, answerLeaseRenewMs, currentOwner } from './answer-owner';
+import type { ChatStore } from './chat-store';
+import { addReference, runTurn, type TurnEnd, type TurnState } from './chat-turn';
+import type { ToolVault } from './note-locator';
+import { systemPrompt } from './system-prompt';
+import { Throttle } from './throttle';
+
+/** A structural change (a part added, a tool's result) is saved within this time, text within `saveEveryMs`. */
+const structuralSaveMs = 40;
+/** `chat:message` events of one answer are at least this far apart; the last state always follows. */
+const announceEveryMs = 40;
+
+export interface AnswerOptions {
+  store: ChatStore;
+  events: AppEvents;
+  sessionId: string;
+  model: ChatModel;
+  vault: { name: string; tools: ToolVault };
+  /** The conversation so far, ending with the question. */
+  history: LlmMessage[];
+  stepLimit: number;
+  /** Streamed text is written to the database at least this often. */
+  saveEveryMs: number;
+  /** Called once the answer is saved, before its last event. */
+  onSettled: () => void;
+}
+
+export interface WrittenAnswer {
+  /** The answer as first stored: streaming, without parts. */
+  assistant: ChatMessage;
+  /** Aborting it stops the answer; what was streamed is kept. */
+  controller: AbortController;
+  /** Settles with the finished answer (complete, stopped or error); never rejects. */
+  done: Promise<ChatMessage>;
+}
+
+/**
+ * Writes one answer: runs its agent loop, saves the parts that changed, announces it as
+ * `chat:message` events built from memory, renews its lease while it streams, and records its citations.
+ */
+export function writeAnswer(options: AnswerOptions): WrittenAnswer {
+  const { store, events, sessionId, model, vault } = options;
+  const leaseUntil = () => Date.now() + answerLeaseMs;
+  const assistant = store.addMessage(sessionId, {
+    role: 'assistant',
+    parts: [],
+    status: 'streaming',
+    model: model.name,
+    owner: { owner: currentOwner(), leaseUntil: leaseUntil() },
+  });
+  const controller = new AbortController();
+  const state: TurnState = {
+    parts: [],
+    changed: new Set(),
+    references: [],
+    usage: { inputTokens: null, outputTokens: null },
+  };
+  // A failed save or event ends the answer with that error instead of escaping from a timer.
+  let failure: unknown = null;
+  const guarded = (work: () => void) => () => {
+    try {
+      work();
+    } catch (error) {
+      failure ??= error;
+      controller.abort();
+    }
+  };
+  const saves = new Throttle(
+    guarded(() => {
+      store.updateMessage(assistant.id, { parts: state.parts, changedParts: state.changed });
+      state.changed.clear();
+    }),
+    structuralSaveMs,
+  );
+  // Reading the answer back for each event would cost a query per change.
+  const announcements = new Throttle(
+    guarded(() =>
+      events.emit('chat:message', {
+        ...assistant,
+        parts: [...state.parts],
+        references: [...state.references],
+        updatedAt: new Date().toISOString(),
+      }),
+    ),
+    announceEveryMs,
+  );
+  const lease = setInterval(
+    guarded(() => store.streaming.renewLease(assistant.id, leaseUntil())),
+    answerLeaseRenewMs,
+  );
+  lease.unref();
+
+  const done = runTurn(
+    {
+      model,
+      system: systemPrompt(vault.name),
+      history: options.history,
+      vault: vault.tools,
+      numbers: (path, title) => store.documentNumber(sessionId, path, title),
+      stepLimit: options.stepLimit,
+      signal: controller.signal,
+      onChange: (_state, structural) => {
+        saves.request(structural ? structuralSaveMs : options.saveEveryMs);
+        announcements.request();
+      },
+    },
+    state,
+  ).then((turnEnd) => {
+    clearInterval(lease);
+    saves.cancel();
+    announcements.cancel();
+    const end: TurnEnd =
+      failure === null
+        ? turnEnd
+        : { status: 'error', error: `The answer could not be saved: ${describe(failure)}` };
+    const finished: ChatMessage = {
+      ...assistant,
+      parts: state.parts,
+      references: state.references,
+      status: end.status,
+      error: end.status === 'error' ? end.error : null,
+      usage: state.usage,
+    };
+    try {
+      cite(store, sessionId, state, vault.tools);
+      store.updateMessage(assistant.id, {
+        parts: state.parts,
+        changedParts: state.changed,
+        status: finished.status,
+        error: finished.error,
+        usage: state.usage,
+      });
+      store.addReferences(assistant.id, state.references);
+      finished.updatedAt = new Date().toISOString();
+    } catch (error) {
+      finished.status = 'error';
+      finished.error = `The answer could not be saved: ${describe(error)}`;
+    }
+    options.onSettled();
+    events.emit('chat:message', finished);
+    return finished;
+  });
+  return { assistant, controller, done };
+}
+
+/** Records the notes the answer cites as `cited` references. */
+function cite(store: ChatStore, sessionId: string, state: TurnState, tools: ToolVault): void {
+  const documents = new Map(store.documents(sessionId).map((document) => [document.number, document]));
+  const cited = citedNumbers(parseCitations(messageText(state), (number) => documents.has(number)));
+  for (const number of cited) {
+    const document = documents.get(number)!;
+    const read = state.references.find((entry) => entry.path === document.path);
+    addReference(state, {
+      path: document.path,
+      title: document.title,
+      kind: 'cited',
+      toolCallId: null,
+      document: number,
+      subpath: read?.subpath ?? null,
+      mode: null,
+      tokens: null,
+      summary: tools.summary(document.path),
+    });
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
