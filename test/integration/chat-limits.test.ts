@@ -74,6 +74,19 @@ describe('tool calls the model asks for are bounded', () => {
     },
   );
 
+  it(
+    'a reply that writes tool calls for minutes is cut off while it streams',
+    // The scripted reply takes over 40 s to stream in full: the answer must end long before that.
+    { timeout: 15_000 },
+    async () => {
+      server.script([{ toolCalls: searches(200_000), eventsPerWrite: 50, delayMs: 10 }]);
+      const answer = await (await app.chat.send({ text: 'Search everything, slowly.' })).done;
+      expect(answer.status).toBe('error');
+      expect(answer.error).toMatch(/asked for more than \d+ tool calls at once/);
+      expect(server.chatRequests).toHaveLength(1);
+    },
+  );
+
   it(`a step asking for 40 tool calls runs ${toolCallsPerStep}; the model gets an error for each other one`, async () => {
     server.script([{ toolCalls: searches(40) }, { text: 'Done.' }]);
 

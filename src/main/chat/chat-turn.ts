@@ -58,6 +58,7 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
       const request = searched ? [...messages, { role: 'user' as const, text: citationReminder }] : messages;
       // Aborted when the model asks for more tool calls than are ever run: its reply is not read further.
       const flood = new AbortController();
+      let started = 0;
       for await (const event of model.stream({
         system: options.system,
         messages: request,
@@ -70,6 +71,12 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
           text.part.text += event.text;
           changed(state, text.position);
           options.onChange(state, added);
+        } else if (event.type === 'tool-call-started') {
+          // Counted as they start: a reply that writes calls without end is cut off while it streams.
+          if (++started > toolCallCeiling) {
+            flood.abort();
+            break;
+          }
         } else if (event.type === 'tool-call') {
           if (calls.length === toolCallCeiling) {
             flood.abort();

@@ -71,6 +71,8 @@ async function* events(
 ): AsyncIterable<LlmEvent> {
   for await (const part of stream) {
     if (part.type === 'text-delta') yield { type: 'text', text: part.text };
+    // Streamed as the model writes each call: the SDK hands on complete calls only once the reply ends.
+    else if (part.type === 'tool-input-start') yield { type: 'tool-call-started', id: part.id };
     else if (part.type === 'tool-call') {
       const invalid = 'invalid' in part && part.invalid === true;
       yield {

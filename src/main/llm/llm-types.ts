@@ -30,6 +30,8 @@ export type LlmEvent =
   | { type: 'text'; text: string }
   /** `error` is set when the call cannot be run: unknown tool, arguments that are not valid JSON or do not fit. */
   | { type: 'tool-call'; id: string; name: string; input: unknown; error: string | null }
+  /** The model began writing a tool call; its `tool-call` follows once the call is complete. */
+  | { type: 'tool-call-started'; id: string }
   | { type: 'finish'; usage: { inputTokens: number | null; outputTokens: number | null } };
 
 export interface LlmRequest {
