@@ -1,0 +1,182 @@
+import type { LlmMessage } from '../llm/llm-types';
+import { planBudget, type Budget } from './budget';
+import { calibrated } from './calibration';
+import { planCompaction, type CompactionPlan } from './compaction-plan';
+import { selectItems } from './context-items';
+import type { ContextOptions } from './context-options';
+import type { AssembleInput, ContextKind, DroppedItem, RequestItem } from './context-types';
+import { groupDigits } from './head-tail';
+import { planHistory } from './history-plan';
+import { packRequest, reminderText, summaryMessage } from './request-pack';
+import { messageOverhead, replyPriming, type TokenCounter } from './token-counter';
+import { prepareTurn } from './turn-steps';
+
+/** One request, ready for the model, with the account of what is in it and what was left out. */
+export interface AssembledRequest {
+  system: string;
+  messages: LlmMessage[];
+  /** The request context: every item with its local tokens; they add up to `estimate.raw`. */
+  items: RequestItem[];
+  dropped: DroppedItem[];
+  /** Local tokens by part. */
+  parts: Record<ContextKind, number>;
+  estimate: { raw: number; calibrated: number; ratio: number };
+  budget: Budget;
+  history: { sentIds: number[]; omittedIds: number[]; summarizedIds: number[]; masked: number; cut: number };
+  /** Set when compacting would help (or was asked for): run it, then assemble again. */
+  compaction: CompactionPlan | null;
+  /** Set when even the parts that cannot be left out exceed the usable window (calibrated tokens). */
+  overflow: { needed: number; available: number } | null;
+  notices: string[];
+}
+
+const kinds: ContextKind[] = [
+  'system',
+  'tools',
+  'rule',
+  'pinned',
+  'reference',
+  'summary',
+  'history',
+  'attachment',
+  'current',
+  'tool-results',
+];
+
+/**
+ * Builds one request: the parts that must be there, the context items by priority within their share,
+ * then as much of the conversation as the rest of the usable window holds, by the session's strategy.
+ */
+export function assembleRequest(
+  input: AssembleInput,
+  counter: TokenCounter,
+  ratio: number,
+  options: ContextOptions,
+): AssembledRequest {
+  const strategy = input.strategy ?? 'hybrid';
+  const aggressive = input.aggressive ?? false;
+  const budget = planBudget(input.window, input.reservedOutput, ratio, options, aggressive);
+  const { raw } = budget;
+  const notices: string[] = [];
+
+  const tools = (input.tools ?? []).map((schema) => ({ schema, tokens: counter.tool(schema) }));
+  const toolTokens = tools.reduce((sum, tool) => sum + tool.tokens, 0);
+  const offered = input.items ?? [];
+  const selection = selectItems(
+    offered,
+    raw.context - toolTokens,
+    raw.itemCap,
+    aggressive,
+    counter,
+    options.cutNotice,
+  );
+  const reminders = input.reminders ?? [];
+  let fixed =
+    messageOverhead +
+    replyPriming +
+    counter.text(input.system) +
+    toolTokens +
+    selection.tokens +
+    selection.placed.length * messageOverhead +
+    messageOverhead +
+    counter.text(input.current.text) +
+    reminders.reduce((sum, reminder) => sum + messageOverhead + counter.text(reminderText(reminder)), 0);
+  const prepare = (mask: boolean) => prepareTurn(input.turn ?? [], raw.itemCap, mask, options, counter);
+  let turn = prepare(aggressive && strategy === 'hybrid');
+  const turnTokens = (steps: typeof turn) => steps.reduce((sum, step) => sum + step.tokens, 0);
+  if (!aggressive && strategy === 'hybrid' && fixed + turnTokens(turn) > raw.usable) turn = prepare(true);
+  fixed += turnTokens(turn);
+
+  let summary = input.summary?.text.trim() ? input.summary : null;
+  let summaryTokens = summary ? messageOverhead + counter.text(summaryMessage(summary.text)) : 0;
+  if (summary && fixed + summaryTokens > raw.usable) {
+    notices.push('The summary of earlier messages did not fit this request and was left out.');
+    summary = null;
+    summaryTokens = 0;
+  }
+  const covered = new Set(input.summary?.coveredIds ?? []);
+  const visible = covered.size > 0 ? input.history.filter((entry) => !covered.has(entry.id)) : input.history;
+  const history = planHistory({
+    history: visible,
+    strategy,
+    aggressive,
+    room: Math.max(0, raw.usable - fixed - summaryTokens),
+    thresholdRoom: raw.threshold - fixed - summaryTokens,
+    itemCap: raw.itemCap,
+    tailTokens: raw.tail,
+    options: { ...options, tailTurns: aggressive ? Math.min(2, options.tailTurns) : options.tailTurns },
+    counter,
+  });
+
+  const wanted = input.compactNow ? 'requested' : history.over ? 'threshold' : null;
+  // `discard` never compacts by itself, but `/compact` is the user asking.
+  const compaction =
+    wanted === null || (strategy === 'discard' && wanted !== 'requested')
+      ? null
+      : planCompaction({
+          history: visible,
+          blocks: history.blocks,
+          tailStart: history.tailStart,
+          blockTokens: history.blockTokens,
+          summary: input.summary ?? null,
+          budget,
+          reason: wanted,
+          focus: input.compactNow?.focus,
+          options,
+          counter,
+        });
+
+  const byKind = (kind: ContextKind) => selection.placed.filter((placed) => placed.input.kind === kind);
+  const packed = packRequest(
+    {
+      systemPrompt: input.system,
+      rules: byKind('rule'),
+      tools,
+      summary,
+      history: {
+        messages: history.messages,
+        messageTokens: history.messageTokens,
+        sentIds: history.sentIds,
+        form: history.masked > 0 ? 'masked' : history.cut > 0 ? 'cut' : 'whole',
+      },
+      before: [...byKind('pinned'), ...byKind('attachment')],
+      current: input.current,
+      references: byKind('reference'),
+      turn,
+      reminders,
+    },
+    counter,
+  );
+
+  const parts = Object.fromEntries(kinds.map((kind) => [kind, 0])) as Record<ContextKind, number>;
+  for (const item of packed.items) parts[item.kind] += item.tokens;
+  const overflow =
+    packed.tokens > raw.usable
+      ? { needed: calibrated(packed.tokens, ratio), available: budget.usable }
+      : null;
+  if (overflow) {
+    notices.push(
+      `This request needs about ${groupDigits(overflow.needed)} tokens; ` +
+        `${groupDigits(overflow.available)} are available.`,
+    );
+  }
+  return {
+    system: packed.system,
+    messages: packed.messages,
+    items: packed.items,
+    dropped: selection.dropped,
+    parts,
+    estimate: { raw: packed.tokens, calibrated: calibrated(packed.tokens, ratio), ratio },
+    budget,
+    history: {
+      sentIds: history.sentIds,
+      omittedIds: history.omittedIds,
+      summarizedIds: summary ? [...summary.coveredIds] : [],
+      masked: history.masked,
+      cut: history.cut,
+    },
+    compaction,
+    overflow,
+    notices,
+  };
+}

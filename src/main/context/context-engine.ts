@@ -1,0 +1,113 @@
+/*
+ * The context engine decides what goes into each model request; the agent loop asks it before every
+ * step. The pieces:
+ * - counting (token-encodings, token-counter, content-cache): local counts in the model family's
+ *   encoding, cached by content, with the per-message overheads and tool schemas as sent;
+ * - calibration: the provider's reported prompt tokens, per model, turn local counts into the
+ *   provider's; the budget, the triggers and the meter all use the calibrated number;
+ * - budget: usable = window − reserved output − margin, shares per part, a cap per item
+ *   (head-tail cuts what is larger);
+ * - assembly (assemble, context-items, history-plan, turn-steps, request-pack): fixed parts, items by
+ *   priority, then history by strategy (discard, summarize, hybrid), laid out as LlmMessages with the
+ *   request context that accounts for every token;
+ * - compaction (compaction-plan, compaction-chunks, summary-prompt, summary-validation, compaction):
+ *   budgeted, chunked, progressive summaries, checked before they replace anything in the prompt; the
+ *   original messages stay stored;
+ * - context-length-error: recognizes providers' refusals for the aggressive retry.
+ */
+import { assembleRequest, type AssembledRequest } from './assemble';
+import { observeUsage, type Calibration, type CalibrationStore, type UsageObservation } from './calibration';
+import { runCompaction, type CompactionOutcome, type Summarizer } from './compaction';
+import type { CompactionPlan } from './compaction-plan';
+import { defaultContextOptions, type ContextOptions } from './context-options';
+import type { ContextLengthError } from './context-length-error';
+import type { AssembleInput, ModelProfile } from './context-types';
+import { TokenCounter } from './token-counter';
+import { tokenizerFor, type EncodingName } from './token-encodings';
+
+export interface ContextEngineDependencies {
+  calibrations: CalibrationStore;
+  options?: Partial<ContextOptions>;
+}
+
+/** Counts, budgets, prunes and compacts model requests. One per app: its caches serve every session. */
+export class ContextEngine {
+  private readonly counters = new Map<EncodingName, TokenCounter>();
+  private readonly options: ContextOptions;
+
+  constructor(private readonly dependencies: ContextEngineDependencies) {
+    this.options = { ...defaultContextOptions, ...dependencies.options };
+  }
+
+  /** The request for one agent-loop step. Pure apart from the count caches; cheap to call every step. */
+  assemble(input: AssembleInput): AssembledRequest {
+    return assembleRequest(
+      input,
+      this.counter(input.model),
+      this.calibration(input.model).ratio,
+      this.options,
+    );
+  }
+
+  /**
+   * Carries out a plan from `assemble`: the summary to store with the ids it covers, or a notice to
+   * show when it failed (assemble again with `discard` then). Rejects only when `signal` aborts.
+   */
+  compact(
+    model: ModelProfile,
+    plan: CompactionPlan,
+    summarizer: Summarizer,
+    signal: AbortSignal,
+  ): Promise<CompactionOutcome> {
+    return runCompaction(plan, summarizer, this.counter(model), this.options.cutNotice, signal);
+  }
+
+  /**
+   * After a response: the prompt tokens the provider reported (Anthropic: input plus cache tokens)
+   * against the request's raw estimate. The observation says when a report was not learned from,
+   * such as a prompt the server silently shortened.
+   */
+  recordUsage(
+    model: ModelProfile,
+    rawEstimate: number,
+    reportedPromptTokens: number | null,
+  ): UsageObservation {
+    return this.learn(model, observeUsage(this.calibration(model), rawEstimate, reportedPromptTokens));
+  }
+
+  /** A context-length error that states the prompt's size is a sample too, and never a truncation. */
+  recordOverflow(model: ModelProfile, rawEstimate: number, error: ContextLengthError): UsageObservation {
+    return this.learn(model, observeUsage(this.calibration(model), rawEstimate, error.promptTokens, true));
+  }
+
+  calibration(model: ModelProfile): Calibration {
+    return (
+      this.dependencies.calibrations.get(model.key) ?? {
+        ratio: tokenizerFor(model.model, model.provider).factor,
+        samples: 0,
+      }
+    );
+  }
+
+  /** A text's tokens for this model, local and calibrated: the composer's estimate of what is typed. */
+  estimate(model: ModelProfile, text: string): { raw: number; calibrated: number } {
+    const raw = this.counter(model).text(text);
+    return { raw, calibrated: Math.ceil(raw * this.calibration(model).ratio) };
+  }
+
+  private learn(model: ModelProfile, observation: UsageObservation): UsageObservation {
+    if (observation.verdict === 'calibrated')
+      this.dependencies.calibrations.put(model.key, observation.calibration);
+    return observation;
+  }
+
+  private counter(model: ModelProfile): TokenCounter {
+    const { encoding } = tokenizerFor(model.model, model.provider);
+    let counter = this.counters.get(encoding);
+    if (!counter) {
+      counter = new TokenCounter(encoding);
+      this.counters.set(encoding, counter);
+    }
+    return counter;
+  }
+}

@@ -1,0 +1,116 @@
+import type { LlmMessage } from '../llm/llm-types';
+
+/** The parts a request is made of; the budget breakdown and the request context use the same names. */
+export type ContextKind =
+  | 'system'
+  | 'tools'
+  | 'rule'
+  | 'pinned'
+  | 'reference'
+  | 'summary'
+  | 'history'
+  | 'attachment'
+  | 'current'
+  | 'tool-results';
+
+/** How an item came into the request. */
+export type IncludeMode = 'always' | 'manual' | 'agent' | 'direct' | 'retrieved' | 'history';
+
+export type ContextStrategy = 'discard' | 'summarize' | 'hybrid';
+
+/** A tool as it is sent to the model: what its schema costs is what is counted. */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: unknown;
+}
+
+/** The model a request is for. */
+export interface ModelProfile {
+  /** Calibration is kept per key: the provider's address and the model id, for example. */
+  key: string;
+  /** The model id as the provider names it; chooses the encoding. */
+  model: string;
+  provider?: 'openai-compatible' | 'anthropic';
+}
+
+/**
+ * One message of the stored conversation in the form it is sent. An answer that used tools spans
+ * several (assistant with tool calls, tool results, …) under its one database id.
+ */
+export interface ConversationMessage {
+  id: number;
+  message: LlmMessage;
+}
+
+/** The summary that stands for older messages in the prompt; the messages stay in the database. */
+export interface StoredSummary {
+  text: string;
+  coveredIds: readonly number[];
+}
+
+/** A rule, pinned note, reference or attachment offered for the request. */
+export interface ContextItemInput {
+  kind: 'rule' | 'pinned' | 'reference' | 'attachment';
+  label: string;
+  path?: string;
+  include: Exclude<IncludeMode, 'history'>;
+  score?: number;
+  /** The text as the model is given it (a note as a numbered JSON document, a rule's body). */
+  text: string;
+  /** A shorter stand-in when `text` does not fit: the note's summary and how to read the rest. */
+  fallback?: string;
+  /** How the model can read what a cut leaves out ("call read_note with …"), for the cut notice. */
+  readHint?: string;
+}
+
+export interface AssembleInput {
+  model: ModelProfile;
+  /** The context window the server runs with, in tokens. */
+  window: number;
+  /** Tokens kept free for the answer (the request's max output tokens). */
+  reservedOutput: number;
+  strategy?: ContextStrategy;
+  system: string;
+  tools?: readonly ToolSchema[];
+  items?: readonly ContextItemInput[];
+  summary?: StoredSummary | null;
+  /** Earlier turns, oldest first, without the current user message. */
+  history: readonly ConversationMessage[];
+  /** The user's latest message. */
+  current: { id: number; text: string };
+  /** This turn's tool calls and results so far (the agent loop's earlier steps). */
+  turn?: readonly LlmMessage[];
+  /** Sent last, each wrapped in `<system-reminder>` tags. */
+  reminders?: readonly string[];
+  /** The retry after a context-length error: a smaller budget, old tool results masked, no optional items. */
+  aggressive?: boolean;
+  /** `/compact [focus]`: plan a compaction now, whatever the threshold says. */
+  compactNow?: { focus?: string };
+}
+
+/** One entry of the request context: what went into the request, how, and what it cost. */
+export interface RequestItem {
+  kind: ContextKind;
+  label: string;
+  path?: string;
+  include: IncludeMode;
+  score?: number;
+  /** Local (uncalibrated) tokens; all items of a request add up to its raw estimate. */
+  tokens: number;
+  /** `cut`: head … tail with a notice; `fallback`: the stand-in; `masked`: old tool results stubbed. */
+  form: 'whole' | 'cut' | 'fallback' | 'masked';
+  /** For history and summary: the database ids of the messages it stands for. */
+  messageIds?: number[];
+}
+
+/** Something offered that is not in the request, and why. */
+export interface DroppedItem {
+  kind: ContextKind;
+  label: string;
+  path?: string;
+  include: IncludeMode;
+  score?: number;
+  tokens: number;
+  reason: string;
+}

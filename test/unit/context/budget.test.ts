@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { planBudget } from '../../../src/main/context/budget';
+import { defaultContextOptions } from '../../../src/main/context/context-options';
+import type { ContextItemInput } from '../../../src/main/context/context-types';
+import { cutHeadTail } from '../../../src/main/context/head-tail';
+import { messageOverhead, TokenCounter } from '../../../src/main/context/token-counter';
+import { baseInput, filler, newEngine } from './context-fixtures';
+
+const counter = new TokenCounter('o200k_base');
+
+describe('the budget', () => {
+  it('is the window less the reserved output and a 5% margin, in provider and local tokens', () => {
+    const budget = planBudget(10_000, 1_000, 1.25, defaultContextOptions, false);
+    expect(budget).toMatchObject({ margin: 500, usable: 8_500 });
+    expect(budget.raw).toMatchObject({
+      usable: 6_800, // 8,500 / 1.25
+      itemCap: 2_040, // 30%
+      context: 2_040, // tools and context items: 30%
+      threshold: 5_440, // 80%
+      tail: 2_720, // 40%
+    });
+  });
+
+  it('shrinks for the retry after a context-length error', () => {
+    expect(planBudget(10_000, 1_000, 1, defaultContextOptions, true).usable).toBe(6_375);
+  });
+
+  it('is broken down by part, and every part is what its items cost', () => {
+    const result = newEngine().assemble(
+      baseInput({
+        tools: [{ name: 'read_note', description: 'Read a note.', parameters: { type: 'object' } }],
+        items: [
+          { kind: 'rule', label: 'Tone', include: 'always', text: 'Answer briefly.' },
+          { kind: 'pinned', label: 'Plan', path: 'Plan.md', include: 'manual', text: filler(50, 'plan') },
+          {
+            kind: 'reference',
+            label: 'Garden',
+            path: 'Garden.md',
+            include: 'direct',
+            text: filler(80, 'garden'),
+          },
+        ],
+      }),
+    );
+    for (const kind of ['system', 'tools', 'rule', 'pinned', 'reference', 'current'] as const) {
+      expect(result.parts[kind]).toBeGreaterThan(0);
+      expect(result.parts[kind]).toBe(
+        result.items.filter((item) => item.kind === kind).reduce((sum, item) => sum + item.tokens, 0),
+      );
+    }
+    expect(result.parts.history).toBe(0);
+  });
+});
+
+describe('head … tail cuts', () => {
+  it('keeps the head and the tail around a notice, within the limit', () => {
+    const text = `START ${filler(3_000, 'middle')} END`;
+    const cut = cutHeadTail(text, 300, counter, (omitted) => `[… ${omitted} tokens omitted; call read_note]`);
+    expect(cut.tokens).toBeLessThanOrEqual(300);
+    expect(cut.tokens).toBe(counter.text(cut.text));
+    expect(cut.text.startsWith('START')).toBe(true);
+    expect(cut.text.endsWith('END')).toBe(true);
+    expect(cut.text).toMatch(/\[… \d+ tokens omitted; call read_note\]/);
+    expect(cut.omitted).toBeGreaterThan(2_500);
+  });
+
+  it('leaves a text that fits alone', () => {
+    expect(cutHeadTail('short', 10, counter, () => 'never')).toEqual({
+      text: 'short',
+      tokens: 1,
+      omitted: 0,
+    });
+  });
+});
+
+describe('the item cap', () => {
+  const window = 10_000; // usable 8,500; cap 2,550
+  const huge = `HEAD ${filler(6_000, 'body')} TAIL`;
+
+  it('cuts a pinned note larger than 30% of the usable window to head … tail, with the caller’s notice', () => {
+    const engine = newEngine({
+      cutNotice: (omitted, source) =>
+        `[… ${omitted.toLocaleString('en-US')} tokens omitted; call read_note with "${source.path}" to read the rest]`,
+    });
+    const pinned: ContextItemInput = {
+      kind: 'pinned',
+      label: 'Huge',
+      path: 'Huge.md',
+      include: 'manual',
+      text: huge,
+    };
+    const result = engine.assemble(baseInput({ window, items: [pinned] }));
+    const item = result.items.find((entry) => entry.kind === 'pinned')!;
+    expect(item.form).toBe('cut');
+    // The cap holds the note's text; its message overhead comes on top.
+    expect(item.tokens).toBeLessThanOrEqual(result.budget.raw.itemCap + messageOverhead);
+    const sent = result.messages.at(-1)!;
+    expect(sent.role).toBe('user');
+    expect(sent.role === 'user' && sent.text).toMatch(
+      /HEAD[\s\S]*call read_note with "Huge.md" to read the rest\][\s\S]*TAIL/,
+    );
+  });
+
+  it('cuts a tool result of this turn larger than 30% of the usable window', () => {
+    const result = newEngine().assemble(
+      baseInput({
+        window,
+        turn: [
+          {
+            role: 'assistant',
+            text: '',
+            toolCalls: [{ id: 'c1', name: 'read_note', input: { note: 'Huge' } }],
+          },
+          { role: 'tool', results: [{ id: 'c1', name: 'read_note', output: huge, isError: false }] },
+        ],
+      }),
+    );
+    const item = result.items.find((entry) => entry.kind === 'tool-results')!;
+    expect(item.form).toBe('cut');
+    expect(item.tokens).toBeLessThan(result.budget.raw.itemCap + 50);
+    const tool = result.messages.find((message) => message.role === 'tool')!;
+    expect(tool.role === 'tool' && tool.results[0]!.output).toMatch(/tokens omitted; call read_note again/);
+  });
+
+  it('sends a linked note’s stand-in when the whole note does not fit', () => {
+    const result = newEngine().assemble(
+      baseInput({
+        window,
+        items: [
+          {
+            kind: 'reference',
+            label: 'Huge',
+            include: 'direct',
+            text: huge,
+            fallback: 'Summary of Huge. Call read_note to read it.',
+          },
+        ],
+      }),
+    );
+    expect(result.items.find((entry) => entry.kind === 'reference')).toMatchObject({ form: 'fallback' });
+  });
+
+  it('leaves out retrieved notes that do not fit the context share, best score first', () => {
+    const note = (label: string, score: number): ContextItemInput => ({
+      kind: 'reference',
+      label,
+      include: 'retrieved',
+      score,
+      text: filler(1_500, label),
+    });
+    const result = newEngine().assemble(baseInput({ window, items: [note('low', 0.4), note('high', 0.9)] }));
+    expect(result.items.filter((entry) => entry.kind === 'reference').map((entry) => entry.label)).toEqual([
+      'high',
+    ]);
+    expect(result.dropped).toMatchObject([{ label: 'low', include: 'retrieved', score: 0.4 }]);
+  });
+});
