@@ -79,9 +79,16 @@ export function createApp(options: AppOptions): KastenApp {
     watch: options.watch ?? true,
   });
 
+  const modelSettings = new ModelSettingsStore(db, options.model);
   const models = new ModelService(
-    new ModelSettingsStore(db, options.model),
-    new ApiKeys(db, options.secretBox ?? null, options.env),
+    modelSettings,
+    new ApiKeys(db, {
+      box: options.secretBox ?? null,
+      env: options.env,
+      // A variable named on the command line is one the user chose to hand over, whatever its name.
+      launchVariables: options.model?.apiKeyEnv ? [options.model.apiKeyEnv] : [],
+      settings: modelSettings,
+    }),
     fetch,
     () => background.restart(),
     options.backgroundSummaries ?? options.host !== 'cli',

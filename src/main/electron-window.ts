@@ -1,4 +1,4 @@
-import { BrowserWindow, shell, type WebContents } from 'electron';
+import { BrowserWindow, shell, type Session, type WebContents } from 'electron';
 
 /** Only web and mail links leave the app, and only through the system's handler. */
 export function openExternalSafely(url: string): boolean {
@@ -13,18 +13,66 @@ export function openExternalSafely(url: string): boolean {
   return true;
 }
 
-/** No new windows, no navigation away from our page; links go to the system browser instead. */
+/**
+ * No new windows, no navigation away from our page — by a link, a script, a server redirect or a frame;
+ * links go to the system browser instead. No webviews, no Bluetooth device picked for the page.
+ */
 export function hardenWebContents(contents: WebContents, isOurPage: (url: string) => boolean): void {
   contents.setWindowOpenHandler(({ url }) => {
     openExternalSafely(url);
     return { action: 'deny' };
   });
-  contents.on('will-navigate', (event, url) => {
-    if (isOurPage(url)) return;
+  contents.on('will-navigate', (event) => {
+    if (isOurPage(event.url)) return;
     event.preventDefault();
-    openExternalSafely(url);
+    openExternalSafely(event.url);
+  });
+  // A redirect or a frame's navigation is never a link the user clicked: refused, not opened elsewhere.
+  contents.on('will-redirect', (event) => {
+    if (!isOurPage(event.url)) event.preventDefault();
+  });
+  // Electron asks this first, for every frame; refusing the main frame here would cancel it before
+  // 'will-navigate' could hand the user's link to the system browser, so the main frame is left to that.
+  contents.on('will-frame-navigate', (event) => {
+    if (!event.isMainFrame && !isOurPage(event.url)) event.preventDefault();
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.on('select-bluetooth-device', (event, _devices, callback) => {
+    event.preventDefault();
+    callback('');
+  });
+}
+
+/**
+ * The session our page runs in: every permission asked or checked is refused, no device (HID, serial,
+ * USB) is ever chosen or allowed, and our page's responses carry `policy` as their CSP header — the
+ * same policy the built page has in its meta tag, now also for the dev server's page.
+ */
+export function hardenSession(session: Session, isOurPage: (url: string) => boolean, policy: string): void {
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.setPermissionCheckHandler(() => false);
+  session.setDevicePermissionHandler(() => false);
+  session.on('select-hid-device', (event, _details, callback) => {
+    event.preventDefault();
+    callback(null);
+  });
+  session.on('select-serial-port', (event, _ports, _contents, callback) => {
+    event.preventDefault();
+    callback('');
+  });
+  session.on('select-usb-device', (event, _details, callback) => {
+    event.preventDefault();
+    callback();
+  });
+  session.webRequest.onHeadersReceived((details, callback) => {
+    if (details.resourceType !== 'mainFrame' || !isOurPage(details.url)) return callback({});
+    const headers = Object.fromEntries(
+      Object.entries(details.responseHeaders ?? {}).filter(
+        ([name]) => name.toLowerCase() !== 'content-security-policy',
+      ),
+    );
+    callback({ responseHeaders: { ...headers, 'Content-Security-Policy': [policy] } });
+  });
 }
 
 export function createMainWindow(preloadPath: string): BrowserWindow {

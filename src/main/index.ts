@@ -4,8 +4,14 @@ import { parseArgs } from 'node:util';
 import { eventChannels } from '../shared/contract';
 import { createApp } from './app';
 import { resolveDataDir } from './data-dir';
-import { createMainWindow, hardenWebContents } from './electron-window';
-import { keychainBox, registerIpcHandlers, trustedPageCheck } from './hosts/electron';
+import { createMainWindow, hardenSession, hardenWebContents } from './electron-window';
+import {
+  keychainBox,
+  pageContentSecurityPolicy,
+  registerIpcHandlers,
+  rendererPageUrl,
+  trustedPageCheck,
+} from './hosts/electron';
 
 const here = import.meta.dirname;
 const { values: flags } = parseArgs({
@@ -18,9 +24,16 @@ async function main(): Promise<void> {
   await app.whenReady();
   const dataDir = typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined;
   const vault = typeof flags.vault === 'string' ? flags.vault : undefined;
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  const pageUrl = rendererPageUrl({
+    isPackaged: app.isPackaged,
+    devServerUrl: process.env.ELECTRON_RENDERER_URL,
+    builtPage: join(here, '../renderer/index.html'),
+  });
+  const isOurPage = trustedPageCheck(pageUrl);
+  hardenSession(session.defaultSession, isOurPage, pageContentSecurityPolicy(pageUrl));
 
   const window = createMainWindow(join(here, '../preload/index.cjs'));
+  hardenWebContents(window.webContents, isOurPage);
   const kasten = createApp({
     host: 'electron',
     version: app.getVersion(),
@@ -38,10 +51,6 @@ async function main(): Promise<void> {
     },
   });
 
-  const pageUrl =
-    process.env.ELECTRON_RENDERER_URL ?? new URL(`file://${join(here, '../renderer/index.html')}`).href;
-  const isOurPage = trustedPageCheck(pageUrl);
-  hardenWebContents(window.webContents, isOurPage);
   registerIpcHandlers(ipcMain, kasten, isOurPage);
   const stopEvents = kasten.events.subscribe((channel, payload) => {
     if (eventChannels.includes(channel) && !window.isDestroyed()) window.webContents.send(channel, payload);

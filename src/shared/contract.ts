@@ -60,6 +60,8 @@ const modelSettings = z
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Not an environment variable name.')
       .nullable(),
     contextWindow: z.number().int().min(512).max(10_000_000).nullable(),
+    /** The user confirmed that the key in `apiKeyEnv` may be sent to `baseUrl` (see `confirm-key`). */
+    confirmKey: z.boolean().optional(),
   })
   .strict();
 
@@ -219,6 +221,8 @@ export type ErrorCode =
   | 'too-large'
   | 'unsupported'
   | 'forbidden'
+  /** The settings would send an environment variable's key to a server the user has not confirmed for it. */
+  | 'confirm-key'
   | 'internal';
 
 export interface KastenErrorInfo {

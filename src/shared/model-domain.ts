@@ -21,6 +21,14 @@ export interface KeyStatus {
   source: 'stored' | 'environment' | null;
   /** Whether this host can keep a key (the desktop app, with the system's keychain). */
   canStore: boolean;
+  /** Why the environment variable the settings name is not read, or null. */
+  refusal: string | null;
+}
+
+/** Model settings as sent to be saved, listed or tested. */
+export interface ModelSettingsRequest extends ModelSettings {
+  /** The user confirmed that the key in `apiKeyEnv` may be sent to `baseUrl`. */
+  confirmKey?: boolean;
 }
 
 /** Whether notes are summarized by the model in the background as they are indexed and edited. */

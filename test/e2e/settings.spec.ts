@@ -18,7 +18,7 @@ test.beforeEach(async () => {
   server = await startKastenServer({
     vault: workspace.vault,
     dataDir: workspace.dataDir,
-    env: { KASTEN_E2E_KEY: secret },
+    env: { KASTEN_E2E_API_KEY: secret },
   });
 });
 test.afterEach(async () => {
@@ -53,8 +53,16 @@ test('settings list the models, diagnose a bad key, no model and a dead server, 
   await expect(diagnosis).toContainText('asks for an API key (401)');
   await expect(settings.getByTestId('models-error')).toBeVisible();
 
-  await settings.getByRole('textbox', { name: 'Key from environment variable' }).fill('KASTEN_E2E_KEY');
+  await settings.getByRole('textbox', { name: 'Key from environment variable' }).fill('KASTEN_E2E_API_KEY');
   await testConnection.click();
+  // The key goes to a server only once the user says so; until then nothing carries it.
+  const confirmation = settings.getByRole('alertdialog', { name: 'Send the key to this server?' });
+  await expect(confirmation).toContainText(`$KASTEN_E2E_API_KEY to ${model.url}/v1`);
+  expect(model.requests.some((request) => String(request.headers.authorization).includes(secret))).toBe(
+    false,
+  );
+  await confirmation.getByRole('button', { name: 'Send $KASTEN_E2E_API_KEY to this server' }).click();
+  await expect(confirmation).toBeHidden();
   await expect(diagnosis).toContainText('no model is chosen');
   const modelField = settings.getByLabel('Model', { exact: true });
   await expect(modelField.locator('option')).toHaveText([
@@ -69,13 +77,15 @@ test('settings list the models, diagnose a bad key, no model and a dead server, 
 
   await baseUrl.fill('http://127.0.0.1:9/v1');
   await testConnection.click();
+  await expect(confirmation).toContainText('$KASTEN_E2E_API_KEY to http://127.0.0.1:9/v1');
+  await confirmation.getByRole('button', { name: 'Send $KASTEN_E2E_API_KEY to this server' }).click();
   await expect(diagnosis).toContainText('127.0.0.1:9');
   await expect(diagnosis).toHaveClass(/diagnosis-problem/);
 
   await baseUrl.fill(`${model.url}/v1`);
   await settings.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(settings.getByTestId('context-window')).toContainText('32,768 tokens, from the provider');
-  await expect(settings.getByRole('region', { name: 'API key' })).toContainText('Using $KASTEN_E2E_KEY');
+  await expect(settings.getByRole('region', { name: 'API key' })).toContainText('Using $KASTEN_E2E_API_KEY');
   await page.keyboard.press('Escape');
   await expect(settings).toBeHidden();
   await expect(app.statusBar.getByTestId('model-status')).toHaveText('scripted-model · 32k context');
@@ -97,20 +107,29 @@ test('a model override typed in the settings wins over the provider and survives
   await app.statusBar.getByTestId('model-status').click();
   const settings = page.getByTestId('settings');
   await settings.getByRole('textbox', { name: 'Base URL' }).fill(`${model.url}/v1`);
-  await settings.getByRole('textbox', { name: 'Key from environment variable' }).fill('KASTEN_E2E_KEY');
-  // The list is fetched again with the key; until then the model is a text field.
-  await expect(settings.getByRole('combobox', { name: 'Model', exact: true })).toBeVisible();
-  await settings.getByLabel('Model', { exact: true }).selectOption('scripted-model');
+  await settings.getByRole('textbox', { name: 'Key from environment variable' }).fill('KASTEN_E2E_API_KEY');
+  // The list cannot be fetched before the key may go to this server: the model is a text field.
+  await expect(settings.getByTestId('models-error')).toContainText('$KASTEN_E2E_API_KEY');
+  await settings.getByRole('textbox', { name: 'Model', exact: true }).fill('scripted-model');
   await settings.getByRole('spinbutton', { name: 'Context window' }).fill('16000');
   await settings.getByRole('checkbox', { name: 'Summarize notes in the background' }).uncheck();
-  await settings.getByRole('button', { name: 'Save', exact: true }).click();
+  const save = settings.getByRole('button', { name: 'Save', exact: true });
+  const confirmation = settings.getByRole('alertdialog', { name: 'Send the key to this server?' });
+  // Cancelled, nothing is saved; confirmed, the settings are saved with the key going to this server.
+  await save.click();
+  await confirmation.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirmation).toBeHidden();
+  await expect(settings.getByTestId('context-window')).not.toContainText('your override');
+  await save.click();
+  await confirmation.getByRole('button', { name: 'Send $KASTEN_E2E_API_KEY to this server' }).click();
   await expect(settings.getByTestId('context-window')).toContainText('16,000 tokens, from your override');
+  await expect(settings.getByRole('region', { name: 'API key' })).toContainText('Using $KASTEN_E2E_API_KEY');
 
   await server.stop({ keepData: true });
   server = await startKastenServer({
     vault: workspace.vault,
     dataDir: workspace.dataDir,
-    env: { KASTEN_E2E_KEY: secret },
+    env: { KASTEN_E2E_API_KEY: secret },
   });
   await page.goto(server.url);
   await expect(app.statusBar.getByTestId('model-status')).toHaveText('scripted-model · 16k context');

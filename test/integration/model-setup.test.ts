@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppOptions, KastenApp } from '../../src/main/app';
 import type { SecretBox } from '../../src/main/llm/api-keys';
 import { dispatch } from '../../src/main/hosts/dispatch';
-import type { ModelSettings } from '../../src/shared/chat-domain';
+import type { ModelSettingsRequest } from '../../src/shared/model-domain';
 import { startIndexedApp } from '../support/indexed-app';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace, waitFor } from '../support/temp-vault';
@@ -37,7 +37,7 @@ async function call(channel: Parameters<typeof dispatch>[1], payload?: unknown):
   return envelope.value;
 }
 
-function settings(overrides: Partial<ModelSettings> = {}): ModelSettings {
+function settings(overrides: Partial<ModelSettingsRequest> = {}): ModelSettingsRequest {
   return {
     provider: 'openai-compatible',
     baseUrl: `${server.url}/v1`,
@@ -87,13 +87,12 @@ describe('model settings over the contract', () => {
 
   it('reads the key from the named environment variable and never hands it out', async () => {
     server.requireApiKey('env-secret');
-    await startApp({ env: { KASTEN_KEY: 'env-secret' } });
+    await startApp({ env: { KASTEN_API_KEY: 'env-secret' } });
     await expect(call('models:test', settings())).resolves.toMatchObject({ ok: false, problem: 'auth' });
-    await expect(call('models:test', settings({ apiKeyEnv: 'KASTEN_KEY' }))).resolves.toMatchObject({
-      ok: true,
-    });
+    const keyed = settings({ apiKeyEnv: 'KASTEN_API_KEY', confirmKey: true });
+    await expect(call('models:test', keyed)).resolves.toMatchObject({ ok: true });
 
-    const setup = await call('models:configure', settings({ apiKeyEnv: 'KASTEN_KEY' }));
+    const setup = await call('models:configure', keyed);
     expect(setup).toMatchObject({ key: { source: 'environment', canStore: false } });
     expect(JSON.stringify(setup)).not.toContain('env-secret');
     // The browser host has no keychain: a key typed there is refused, not kept in plain text.
@@ -125,6 +124,75 @@ describe('model settings over the contract', () => {
     // Stored as the keychain sealed it (base64 of "sealed…"), not as typed.
     expect(database.includes(Buffer.from('sealed').toString('base64'))).toBe(true);
     expect(database.includes('typed-secret')).toBe(false);
+  });
+});
+
+describe('API keys from environment variables', () => {
+  /** Calls a channel and returns the error code and message it fails with. */
+  async function refusal(channel: Parameters<typeof dispatch>[1], payload: unknown) {
+    const envelope = await dispatch(app!, channel, payload);
+    if (envelope.ok) throw new Error(`${channel} was not refused`);
+    return envelope.error;
+  }
+
+  it('refuses to read HOME or SECRET_THING as a key, and sends their values nowhere', async () => {
+    const env = { HOME: 'home-value', SECRET_THING: 'secret-value', KASTEN_API_KEY: 'env-secret' };
+    await startApp({ env });
+    for (const name of ['HOME', 'SECRET_THING']) {
+      for (const channel of ['models:configure', 'models:test', 'models:list'] as const) {
+        const error = await refusal(channel, settings({ apiKeyEnv: name, confirmKey: true }));
+        expect(error.code).toBe('forbidden');
+        expect(error.message).toContain(`$${name}`);
+      }
+    }
+    expect(await call('models:settings')).toMatchObject({ settings: { apiKeyEnv: null } });
+    const sent = JSON.stringify(server.requests.map((request) => request.headers));
+    expect(sent).not.toMatch(/home-value|secret-value/);
+  });
+
+  it('reads a variable of any name given with --api-key-env for the server given with it', async () => {
+    server.requireApiKey('launch-secret');
+    await startApp({
+      env: { LAUNCH_SECRET: 'launch-secret' },
+      model: settings({ apiKeyEnv: 'LAUNCH_SECRET' }),
+    });
+    await expect(call('models:test')).resolves.toMatchObject({ ok: true });
+    const turn = await app!.chat.send({ text: 'Hello?' });
+    expect((await turn.done).status).toBe('complete');
+    expect(server.chatRequests).toHaveLength(1);
+    // Allowed to be read, but still only for the server it was given for.
+    const elsewhere = settings({ baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'LAUNCH_SECRET' });
+    await expect(call('models:test', elsewhere)).rejects.toThrow(/^confirm-key: .*LAUNCH_SECRET/);
+  });
+
+  it('sends the key to a new base URL only once the user confirms it', async () => {
+    server.requireApiKey('env-secret');
+    const collector = await startScriptedModelServer({ models: [{ id: 'scripted-model' }] });
+    try {
+      await startApp({ env: { KASTEN_API_KEY: 'env-secret' } });
+      await call('models:configure', settings({ apiKeyEnv: 'KASTEN_API_KEY', confirmKey: true }));
+      const first = await app!.chat.send({ text: 'Hello?' });
+      expect((await first.done).status).toBe('complete');
+      expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer env-secret');
+
+      const moved = settings({ baseUrl: `${collector.url}/v1`, apiKeyEnv: 'KASTEN_API_KEY' });
+      for (const channel of ['models:configure', 'models:test', 'models:list'] as const) {
+        const error = await refusal(channel, moved);
+        expect(error.code).toBe('confirm-key');
+        expect(error.message).toContain('$KASTEN_API_KEY');
+        expect(error.message).toContain(`${collector.url}/v1`);
+      }
+      // Refused before anything was sent, and the settings still name the confirmed server.
+      expect(collector.requests).toHaveLength(0);
+      expect(await call('models:settings')).toMatchObject({ settings: { baseUrl: `${server.url}/v1` } });
+
+      await call('models:configure', { ...moved, confirmKey: true });
+      const second = await app!.chat.send({ text: 'Hello again?' });
+      expect((await second.done).status).toBe('complete');
+      expect(collector.requests.at(-1)?.headers.authorization).toBe('Bearer env-secret');
+    } finally {
+      await collector.stop();
+    }
   });
 });
 

@@ -35,6 +35,7 @@ ${chatCommandUsage}
 
 Every command accepts --data-dir DIR. Paths printed are relative to the vault, with "/".
 Data directory: --data-dir, else $KASTEN_DATA_DIR, else the platform's app-data folder.
+API keys are read from the variable given with --api-key-env, or one named *_API_KEY or *_TOKEN.
 Exit codes: 0 success, 1 failure, 2 wrong usage.`;
 
 class UsageError extends Error {}

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { contentSecurityPolicy } from '../../shared/content-security-policy';
 import { requestChannels, type RequestChannel } from '../../shared/contract';
 import type { KastenApp } from '../app';
 import type { SecretBox } from '../llm/api-keys';
@@ -38,6 +41,58 @@ export function registerIpcHandlers(
     });
   requestChannels.forEach(register);
   return () => requestChannels.forEach((channel) => ipcMain.removeHandler(channel));
+}
+
+const loopbackHosts = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * The page the window loads: the built file. Only an unpackaged run (development) loads the dev server
+ * electron-vite names in ELECTRON_RENDERER_URL, and only one on this machine: an installed app ignores
+ * the variable, so nobody can point it at another page by setting it.
+ */
+export function rendererPageUrl(options: {
+  isPackaged: boolean;
+  devServerUrl: string | undefined;
+  builtPage: string;
+}): string {
+  const built = pathToFileURL(options.builtPage).href;
+  if (options.isPackaged || !options.devServerUrl) return built;
+  try {
+    const url = new URL(options.devServerUrl);
+    const local = ['http:', 'https:'].includes(url.protocol) && loopbackHosts.includes(url.hostname);
+    return local ? url.href : built;
+  } catch {
+    return built;
+  }
+}
+
+// @vitejs/plugin-react's preamble: the one inline script the dev server adds to the page.
+const reactRefreshPreamble = [
+  'import { injectIntoGlobalHook } from "/@react-refresh";',
+  'injectIntoGlobalHook(window);',
+  'window.$RefreshReg$ = () => {};',
+  'window.$RefreshSig$ = () => (type) => type;',
+].join('\n');
+
+/**
+ * The CSP of the page at `pageUrl`: the one policy the build and the browser host use. The dev server's
+ * page gets the two additions Vite cannot run without — React Refresh's preamble, allowed by its hash
+ * and no other inline script, and the `<style>` elements that carry CSS in development — and no other.
+ */
+export function pageContentSecurityPolicy(pageUrl: string): string {
+  if (new URL(pageUrl).protocol === 'file:') return contentSecurityPolicy;
+  const preamble = createHash('sha256').update(reactRefreshPreamble).digest('base64');
+  const additions: Record<string, string> = {
+    'script-src': `'sha256-${preamble}'`,
+    'style-src': "'unsafe-inline'",
+  };
+  return contentSecurityPolicy
+    .split('; ')
+    .map((directive) => {
+      const addition = additions[directive.split(' ')[0] ?? ''];
+      return addition ? `${directive} ${addition}` : directive;
+    })
+    .join('; ');
 }
 
 /** The page the window loads: the dev server in development, the built file otherwise. */

@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import sirv from 'sirv';
 import { WebSocketServer } from 'ws';
 import { contentSecurityPolicy } from '../../shared/content-security-policy';
+import type { ErrorCode } from '../../shared/contract';
 import type { KastenApp } from '../app';
 import { dispatch, isRequestChannel } from './dispatch';
 import { checkRequest, createToken, tokenCookieName } from './web-guard';
@@ -26,6 +28,7 @@ export interface WebHost {
 }
 
 const maxBodyBytes = 4 * 1024 * 1024;
+const upgradeRefusals = { 400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden' } as const;
 const securityHeaders: Record<string, string> = {
   'content-security-policy': `${contentSecurityPolicy}; frame-ancestors 'none'`,
   'x-content-type-options': 'nosniff',
@@ -36,19 +39,34 @@ const securityHeaders: Record<string, string> = {
 };
 
 function send(response: ServerResponse, status: number, body: unknown): void {
+  // Serialized first: a value that cannot be written then fails before any header has gone out.
+  const text = JSON.stringify(body);
   response.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': 'no-store',
   });
-  response.end(JSON.stringify(body));
+  response.end(text);
 }
+
+function refuse(response: ServerResponse, status: number, code: ErrorCode, message: string): void {
+  send(response, status, { ok: false, error: { code, message } });
+}
+
+/** A handler that threw: the client gets a 500 (or a cut connection, once headers went), the host lives on. */
+function fail(response: ServerResponse, error: unknown): void {
+  console.error('The browser host failed to answer a request:', error);
+  if (response.headersSent) response.destroy();
+  else refuse(response, 500, 'internal', 'The browser host failed to answer this request.');
+}
+
+class BodyTooLarge extends Error {}
 
 async function readBody(request: IncomingMessage): Promise<string> {
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > maxBodyBytes) throw new Error('Request body too large.');
+    if (size > maxBodyBytes) throw new BodyTooLarge('Request body too large.');
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -60,20 +78,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const assets = sirv(options.rendererDir, { single: true, etag: true, dev: false });
   let port = 0;
 
-  const server = createServer((request, response) => {
+  function answer(request: IncomingMessage, response: ServerResponse): void {
     for (const [name, value] of Object.entries(securityHeaders)) response.setHeader(name, value);
     const verdict = checkRequest(request, port, token);
-    if (!verdict.ok)
-      return send(response, verdict.status, {
-        ok: false,
-        error: { code: 'forbidden', message: verdict.message },
-      });
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (!verdict.ok) {
+      const code = verdict.status === 400 ? 'invalid-input' : 'forbidden';
+      return refuse(response, verdict.status, code, verdict.message);
+    }
+    const { url, path } = verdict.target;
 
-    if (url.pathname.startsWith('/api/')) {
-      if (request.method !== 'POST')
-        return send(response, 405, { ok: false, error: { code: 'invalid-input', message: 'Use POST.' } });
-      void handleApi(decodeURIComponent(url.pathname.slice(5)), request, response);
+    if (path.startsWith('/api/')) {
+      if (request.method !== 'POST') return refuse(response, 405, 'invalid-input', 'Use POST.');
+      handleApi(path.slice(5), request, response).catch((error: unknown) => fail(response, error));
       return;
     }
     if (verdict.viaQuery && request.method === 'GET') {
@@ -83,13 +99,24 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         `${tokenCookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`,
       );
       url.searchParams.delete('token');
-      response.writeHead(303, { location: url.pathname + url.search });
-      return response.end();
+      // One leading slash: "//host" in a Location header would send the browser to another site.
+      response.writeHead(303, { location: url.pathname.replace(/^\/+/, '/') + url.search });
+      return void response.end();
     }
-    assets(request, response, () =>
-      send(response, 404, { ok: false, error: { code: 'not-found', message: 'Not found.' } }),
-    );
+    // The renderer's files are small; sirv's Range support throws on a backwards range after writing headers.
+    delete request.headers.range;
+    assets(request, response, () => refuse(response, 404, 'not-found', 'Not found.'));
+  }
+
+  const server = createServer((request, response) => {
+    try {
+      answer(request, response);
+    } catch (error) {
+      fail(response, error);
+    }
   });
+  // A request Node cannot parse (bad request line, NUL bytes, huge headers, a broken Content-Length)
+  // never reaches the handler: Node's own clientError answer (400, or 431) closes that connection alone.
 
   async function handleApi(
     channel: string,
@@ -97,34 +124,39 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     response: ServerResponse,
   ): Promise<void> {
     if (!isRequestChannel(channel)) {
-      return send(response, 404, {
-        ok: false,
-        error: { code: 'not-found', message: `Unknown request channel "${channel}".` },
-      });
+      return refuse(response, 404, 'not-found', `Unknown request channel "${channel}".`);
+    }
+    if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) {
+      response.setHeader('connection', 'close');
+      return refuse(response, 413, 'too-large', 'Request body too large.');
     }
     let payload: unknown;
     try {
       const body = await readBody(request);
       payload = body.trim() === '' ? undefined : JSON.parse(body);
     } catch (error) {
-      return send(response, 400, {
-        ok: false,
-        error: { code: 'invalid-input', message: (error as Error).message },
-      });
+      if (error instanceof BodyTooLarge) return refuse(response, 413, 'too-large', error.message);
+      return refuse(response, 400, 'invalid-input', (error as Error).message);
     }
     send(response, 200, await dispatch(options.app, channel, payload));
   }
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  server.on('upgrade', (request, socket, head) => {
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node leaves an upgraded socket's errors to us; unheard, a reset connection would end the process.
+    socket.on('error', () => socket.destroy());
+    try {
+      upgrade(request, socket, head);
+    } catch (error) {
+      console.error('The browser host failed to answer a WebSocket upgrade:', error);
+      socket.destroy();
+    }
+  });
+
+  function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const verdict = checkRequest(request, port, token);
-    const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
-    if (!verdict.ok || path !== '/events') {
-      const status = verdict.ok
-        ? '404 Not Found'
-        : verdict.status === 401
-          ? '401 Unauthorized'
-          : '403 Forbidden';
+    if (!verdict.ok || verdict.target.path !== '/events') {
+      const status = !verdict.ok ? upgradeRefusals[verdict.status] : '404 Not Found';
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
@@ -135,7 +167,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       ws.on('close', unsubscribe);
       ws.on('error', unsubscribe);
     });
-  });
+  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

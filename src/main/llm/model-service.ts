@@ -1,5 +1,11 @@
 import type { ContextWindow, ModelSettings } from '../../shared/chat-domain';
-import type { ConnectionReport, ModelInfo, ModelSetup, SummarySettings } from '../../shared/model-domain';
+import type {
+  ConnectionReport,
+  ModelInfo,
+  ModelSettingsRequest,
+  ModelSetup,
+  SummarySettings,
+} from '../../shared/model-domain';
 import { AppError } from '../app-error';
 import type { ApiKeys } from './api-keys';
 import { createChatModel } from './ai-sdk-model';
@@ -35,7 +41,12 @@ export class ModelService {
     };
   }
 
-  configure(settings: ModelSettings): ModelSetup {
+  /**
+   * Saves the settings. Naming an environment variable that may not be read is refused; naming one for a
+   * server its key was not confirmed for fails with `confirm-key` until the request says the user confirmed.
+   */
+  configure(request: ModelSettingsRequest): ModelSetup {
+    const settings = this.admitted(request);
     this.settings.set(settings);
     this.onChange();
     return this.setup();
@@ -55,14 +66,14 @@ export class ModelService {
     return this.setup();
   }
 
-  /** The models `draft` (the saved settings when omitted) offers. */
-  list(draft?: ModelSettings): Promise<ModelInfo[]> {
-    const settings = draft ?? this.settings.get();
+  /** The models `draft` (the saved settings when omitted) offers; a draft is admitted as `configure` does. */
+  async list(draft?: ModelSettingsRequest): Promise<ModelInfo[]> {
+    const settings = draft ? this.admitted(draft) : this.settings.get();
     return listModels(settings, this.keys.key(settings), this.fetchImpl);
   }
 
-  test(draft?: ModelSettings): Promise<ConnectionReport> {
-    const settings = draft ?? this.settings.get();
+  async test(draft?: ModelSettingsRequest): Promise<ConnectionReport> {
+    const settings = draft ? this.admitted(draft) : this.settings.get();
     this.windows.forget();
     return testConnection(settings, this.keys.key(settings), this.fetchImpl);
   }
@@ -108,6 +119,12 @@ export class ModelService {
   modelName(): string | null {
     const { model } = this.settings.get();
     return model.trim() === '' ? null : model;
+  }
+
+  /** The settings of a request, once their key variable may be read and sent to their server. */
+  private admitted({ confirmKey, ...settings }: ModelSettingsRequest): ModelSettings {
+    this.keys.admit(settings, confirmKey === true);
+    return settings;
   }
 
   backgroundSummaries(): boolean {

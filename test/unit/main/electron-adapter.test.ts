@@ -1,10 +1,15 @@
+import { createHash } from 'node:crypto';
+import react from '@vitejs/plugin-react';
 import { describe, expect, it, vi } from 'vitest';
 import {
   keychainBox,
+  pageContentSecurityPolicy,
   registerIpcHandlers,
+  rendererPageUrl,
   trustedPageCheck,
   type IpcMainLike,
 } from '../../../src/main/hosts/electron';
+import { contentSecurityPolicy } from '../../../src/shared/content-security-policy';
 import type { Handlers } from '../../../src/shared/contract';
 
 const page = 'file:///opt/Kasten/resources/app/out/renderer/index.html';
@@ -94,5 +99,39 @@ describe('API key encryption on the desktop', () => {
     expect(keychainBox(safeStorage(false), 'darwin')).toBeNull();
     expect(keychainBox(safeStorage(true, 'basic_text'), 'linux')).toBeNull();
     expect(keychainBox(safeStorage(true, 'basic_text'), 'win32')).not.toBeNull();
+  });
+});
+
+describe('the page the desktop window loads', () => {
+  const builtPage = '/opt/Kasten/resources/app/out/renderer/index.html';
+
+  it('is the built file in an installed app, whatever ELECTRON_RENDERER_URL says', () => {
+    for (const devServerUrl of ['http://localhost:5173/', 'https://evil.example/', undefined]) {
+      expect(rendererPageUrl({ isPackaged: true, devServerUrl, builtPage })).toBe(`file://${builtPage}`);
+    }
+  });
+
+  it('is the dev server in development, but only one on this machine', () => {
+    const page = (devServerUrl: string | undefined) =>
+      rendererPageUrl({ isPackaged: false, devServerUrl, builtPage });
+    expect(page('http://localhost:5173/')).toBe('http://localhost:5173/');
+    expect(page('http://127.0.0.1:5173')).toBe('http://127.0.0.1:5173/');
+    for (const elsewhere of ['https://evil.example/', 'file:///tmp/other.html', 'not a url', undefined]) {
+      expect(page(elsewhere), elsewhere).toBe(`file://${builtPage}`);
+    }
+  });
+
+  it('has the CSP of the build and the browser host', () => {
+    expect(pageContentSecurityPolicy(`file://${builtPage}`)).toBe(contentSecurityPolicy);
+  });
+
+  it('has the same CSP on the dev server, plus only the React Refresh preamble and injected styles', () => {
+    const preamble = react.preambleCode.replace('__BASE__', '/');
+    const hash = createHash('sha256').update(preamble).digest('base64');
+    const directives = (policy: string) => policy.split('; ');
+    const dev = directives(pageContentSecurityPolicy('http://localhost:5173/'));
+    const changed = dev.filter((directive) => !directives(contentSecurityPolicy).includes(directive));
+    expect(changed).toEqual([`script-src 'self' 'sha256-${hash}'`, "style-src 'self' 'unsafe-inline'"]);
+    expect(dev).toHaveLength(directives(contentSecurityPolicy).length);
   });
 });

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { checkRequest, tokenCookieName } from '../../../src/main/hosts/web-guard';
+import { checkRequest, parseRequestTarget, tokenCookieName } from '../../../src/main/hosts/web-guard';
 
 const port = 4321;
 const token = 'secret-token';
@@ -9,7 +9,10 @@ const request = (url: string, headers: Record<string, string> = {}) =>
 
 describe('browser host guard', () => {
   it('accepts the token from the URL, a Bearer header or the cookie', () => {
-    expect(checkRequest(request(`/?token=${token}`), port, token)).toEqual({ ok: true, viaQuery: true });
+    expect(checkRequest(request(`/?token=${token}`), port, token)).toMatchObject({
+      ok: true,
+      viaQuery: true,
+    });
     expect(checkRequest(request('/api/app:info', { authorization: `Bearer ${token}` }), port, token).ok).toBe(
       true,
     );
@@ -43,5 +46,56 @@ describe('browser host guard', () => {
     expect(
       checkRequest(request('/', { ...withToken, origin: `http://localhost:${port}` }), port, token).ok,
     ).toBe(true);
+  });
+
+  it('answers 400 for a malformed request target, with or without the token, instead of throwing', () => {
+    const malformed = [
+      '//[',
+      'http://[/',
+      '//a:b@[::1',
+      '//%25zz',
+      '/\\evil.example/',
+      '*',
+      '',
+      '/api/%E0%A4%A',
+      '/api/%FF',
+      '/%zz',
+      '/a b',
+      '/\u00ff',
+    ];
+    for (const target of malformed) {
+      for (const headers of [{}, { authorization: `Bearer ${token}` }] as Record<string, string>[]) {
+        expect(checkRequest(request(target, headers), port, token), target).toMatchObject({
+          ok: false,
+          status: 400,
+        });
+      }
+    }
+  });
+
+  it('answers 400 for a request without exactly one Host header', () => {
+    const withToken = { authorization: `Bearer ${token}` };
+    const noHost = { url: '/', headers: withToken } as unknown as IncomingMessage;
+    const twoHosts = {
+      url: '/',
+      headers: { host: `127.0.0.1:${port}`, ...withToken },
+      headersDistinct: { host: [`127.0.0.1:${port}`, 'evil.example'] },
+    } as unknown as IncomingMessage;
+    expect(checkRequest(noHost, port, token)).toMatchObject({ ok: false, status: 400 });
+    expect(checkRequest(twoHosts, port, token)).toMatchObject({ ok: false, status: 400 });
+  });
+
+  it('hands back the target it parsed, its path percent-decoded', () => {
+    const verdict = checkRequest(
+      request('/api/app%3Ainfo?x=1', { authorization: `Bearer ${token}` }),
+      port,
+      token,
+    );
+    expect(verdict).toMatchObject({ ok: true, target: { path: '/api/app:info' } });
+    expect(parseRequestTarget('/notes/%C3%A9t%C3%A9.md?token=%zz')).toMatchObject({
+      path: '/notes/été.md',
+      url: { search: '?token=%zz' },
+    });
+    expect(parseRequestTarget(undefined)).toBeNull();
   });
 });

@@ -1,51 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { ModelSettings, ProviderKind } from '../../../../shared/chat-domain';
+import { KeyConfirmation } from './KeyConfirmation';
+import { presetOf, presets } from './model-presets';
 import { useSettingsStore, windowSources } from './settings-store';
 import { SummarySettings } from './SummarySettings';
-
-interface Preset {
-  name: string;
-  provider: ProviderKind;
-  baseUrl: string;
-  apiKeyEnv: string | null;
-}
-
-const presets: Preset[] = [
-  { name: 'Ollama', provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', apiKeyEnv: null },
-  { name: 'LM Studio', provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:1234/v1', apiKeyEnv: null },
-  {
-    name: 'llama.cpp server',
-    provider: 'openai-compatible',
-    baseUrl: 'http://127.0.0.1:8080/v1',
-    apiKeyEnv: null,
-  },
-  { name: 'vLLM', provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:8000/v1', apiKeyEnv: null },
-  {
-    name: 'OpenAI',
-    provider: 'openai-compatible',
-    baseUrl: 'https://api.openai.com/v1',
-    apiKeyEnv: 'OPENAI_API_KEY',
-  },
-  {
-    name: 'OpenRouter',
-    provider: 'openai-compatible',
-    baseUrl: 'https://openrouter.ai/api/v1',
-    apiKeyEnv: 'OPENROUTER_API_KEY',
-  },
-  {
-    name: 'Anthropic',
-    provider: 'anthropic',
-    baseUrl: 'https://api.anthropic.com/v1',
-    apiKeyEnv: 'ANTHROPIC_API_KEY',
-  },
-];
-
-function presetOf(draft: ModelSettings): string {
-  return (
-    presets.find((preset) => preset.provider === draft.provider && preset.baseUrl === draft.baseUrl)?.name ??
-    'custom'
-  );
-}
 
 /** The settings dialog: Escape or a click outside closes it. */
 export function SettingsView() {
@@ -92,7 +50,7 @@ export function SettingsView() {
 /** Provider, server, key, model and context window; "Test connection" says what is wrong in plain words. */
 function ModelForm({ saved: savedSettings }: { saved: ModelSettings }) {
   const { setup, window, report, testing, models, modelsError, error } = useSettingsStore();
-  const { save, setKey, test, listModels } = useSettingsStore.getState();
+  const { save, setKey, test, listModels, dismissKeyConfirmation } = useSettingsStore.getState();
   const [draft, setDraft] = useState<ModelSettings>(savedSettings);
   const [key, setKeyText] = useState('');
   const [saved, setSaved] = useState(false);
@@ -109,6 +67,8 @@ function ModelForm({ saved: savedSettings }: { saved: ModelSettings }) {
   const change = (patch: Partial<ModelSettings>) => {
     setDraft({ ...draft, ...patch });
     setSaved(false);
+    // A question about the old draft's server must not be answered for the new one.
+    dismissKeyConfirmation();
   };
   const dirty = JSON.stringify(draft) !== JSON.stringify(setup.settings);
   const offered = models ?? [];
@@ -214,6 +174,7 @@ function ModelForm({ saved: savedSettings }: { saved: ModelSettings }) {
           {keySource === 'environment' && ` Using $${setup.settings.apiKeyEnv}.`}
           {keySource === null && ' No key is set (local servers need none).'}
         </p>
+        {setup.key.refusal && <p className="field-note error">{setup.key.refusal}</p>}
         {setup.key.canStore ? (
           <div className="field-row">
             <input
@@ -267,6 +228,7 @@ function ModelForm({ saved: savedSettings }: { saved: ModelSettings }) {
           {report.message}
         </p>
       )}
+      <KeyConfirmation onSaved={setSaved} />
       {error && (
         <p className="error" role="alert">
           {error}

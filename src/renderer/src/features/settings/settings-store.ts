@@ -6,7 +6,16 @@ import type {
   ModelSetup,
   SummaryProgress,
 } from '../../../../shared/model-domain';
+import { isKastenError } from '../../../../shared/kasten-api';
 import { describeError, kasten } from '../../api';
+
+/** A save or test waiting for the user to confirm that an environment variable's key may go to a new server. */
+export interface PendingKeyConfirmation {
+  action: 'save' | 'test';
+  settings: ModelSettings;
+  /** The main process's question, naming the variable and the server. */
+  message: string;
+}
 
 interface SettingsState {
   setup: ModelSetup | null;
@@ -20,11 +29,14 @@ interface SettingsState {
   modelsError: string | null;
   summaries: SummaryProgress | null;
   error: string | null;
+  keyConfirmation: PendingKeyConfirmation | null;
   load(): Promise<void>;
   show(shown: boolean): void;
-  save(settings: ModelSettings): Promise<boolean>;
+  /** `confirmKey`: the user confirmed sending the named variable's key to this server. */
+  save(settings: ModelSettings, confirmKey?: boolean): Promise<boolean>;
   setKey(key: string | null): Promise<boolean>;
-  test(draft: ModelSettings): Promise<void>;
+  test(draft: ModelSettings, confirmKey?: boolean): Promise<void>;
+  dismissKeyConfirmation(): void;
   listModels(draft: ModelSettings): Promise<void>;
   setBackgroundSummaries(background: boolean): Promise<void>;
   summarizeNow(): Promise<void>;
@@ -33,13 +45,28 @@ interface SettingsState {
 
 /** Model settings, the resolved context window and summary progress, mirrored from the main process. */
 export const useSettingsStore = create<SettingsState>((set, get) => {
-  const attempt = async (work: () => Promise<void>): Promise<boolean> => {
+  /** A `confirm-key` refusal becomes a question to the user rather than an error. */
+  const askedToConfirm = (
+    error: unknown,
+    action: PendingKeyConfirmation['action'],
+    settings: ModelSettings,
+  ) => {
+    if (!isKastenError(error) || error.code !== 'confirm-key') return false;
+    set({ keyConfirmation: { action, settings, message: error.message } });
+    return true;
+  };
+  const attempt = async (
+    work: () => Promise<void>,
+    pending?: Omit<PendingKeyConfirmation, 'message'>,
+  ): Promise<boolean> => {
     try {
       await work();
       set({ error: null });
       return true;
     } catch (error) {
-      set({ error: describeError(error) });
+      if (!pending || !askedToConfirm(error, pending.action, pending.settings)) {
+        set({ error: describeError(error) });
+      }
       return false;
     }
   };
@@ -58,6 +85,7 @@ export const useSettingsStore = create<SettingsState>((set, get) => {
     modelsError: null,
     summaries: null,
     error: null,
+    keyConfirmation: null,
     async load() {
       await attempt(async () => set({ setup: await kasten.models.settings() }));
       void refreshWindow();
@@ -67,14 +95,18 @@ export const useSettingsStore = create<SettingsState>((set, get) => {
       );
     },
     show(shown) {
-      set({ shown, report: null, error: null });
+      set({ shown, report: null, error: null, keyConfirmation: null });
       if (shown) void get().load();
     },
-    save(settings) {
-      return attempt(async () => {
-        set({ setup: await kasten.models.configure(settings), window: null });
-        void refreshWindow();
-      });
+    save(settings, confirmKey = false) {
+      set({ keyConfirmation: null });
+      return attempt(
+        async () => {
+          set({ setup: await kasten.models.configure({ ...settings, confirmKey }), window: null });
+          void refreshWindow();
+        },
+        { action: 'save', settings },
+      );
     },
     setKey(key) {
       return attempt(async () => {
@@ -82,16 +114,21 @@ export const useSettingsStore = create<SettingsState>((set, get) => {
         void refreshWindow();
       });
     },
-    async test(draft) {
-      set({ testing: true, report: null });
+    async test(draft, confirmKey = false) {
+      set({ testing: true, report: null, keyConfirmation: null });
       try {
-        const report = await kasten.models.test(draft);
+        const report = await kasten.models.test({ ...draft, confirmKey });
         set({ report, models: report.models.length > 0 ? report.models : get().models });
       } catch (error) {
-        set({ report: { ok: false, problem: 'server', message: describeError(error), models: [] } });
+        if (!askedToConfirm(error, 'test', draft)) {
+          set({ report: { ok: false, problem: 'server', message: describeError(error), models: [] } });
+        }
       } finally {
         set({ testing: false });
       }
+    },
+    dismissKeyConfirmation() {
+      set({ keyConfirmation: null });
     },
     async listModels(draft) {
       try {

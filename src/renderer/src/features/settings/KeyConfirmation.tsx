@@ -1,0 +1,33 @@
+import { useSettingsStore } from './settings-store';
+
+/**
+ * Asks before the key in an environment variable goes to a server it was not confirmed for: the settings
+ * could have been changed by anyone holding the browser host's address, and the key is the user's.
+ */
+export function KeyConfirmation({ onSaved }: { onSaved: (saved: boolean) => void }) {
+  const pending = useSettingsStore((state) => state.keyConfirmation);
+  const { save, test, dismissKeyConfirmation } = useSettingsStore.getState();
+  if (!pending) return null;
+  const confirm = async () => {
+    if (pending.action === 'save') onSaved(await save(pending.settings, true));
+    else await test(pending.settings, true);
+  };
+  return (
+    <div
+      className="diagnosis diagnosis-problem"
+      role="alertdialog"
+      aria-label="Send the key to this server?"
+      data-testid="key-confirmation"
+    >
+      <p>{pending.message}</p>
+      <div className="field-row">
+        <button type="button" className="primary" onClick={() => void confirm()}>
+          Send ${pending.settings.apiKeyEnv} to this server
+        </button>
+        <button type="button" onClick={dismissKeyConfirmation}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
