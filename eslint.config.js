@@ -8,7 +8,10 @@ const electron = { name: 'electron', message: 'Only src/main and src/preload may
 const mainCode = { group: ['**/main/**'], message: 'Reach the main process through the contract only.' };
 const rendererCode = { group: ['**/renderer/**'], message: 'The main process never imports renderer code.' };
 const sqlite = { name: 'better-sqlite3', message: 'Only src/main/storage may import better-sqlite3.' };
-const providerSdks = { group: ['ai', '@ai-sdk/*'], message: 'Only src/main/llm may import provider SDKs.' };
+const providerSdks = {
+  group: ['ai', '@ai-sdk/*', 'ollama-ai-provider-v2'],
+  message: 'Only src/main/llm may import provider SDKs.',
+};
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },

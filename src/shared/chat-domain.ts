@@ -1,10 +1,16 @@
-/** Which kind of server answers: any OpenAI-compatible one (Ollama, LM Studio, vLLM, OpenAI…) or Anthropic. */
-export type ProviderKind = 'openai-compatible' | 'anthropic';
+/**
+ * Which kind of server answers: Ollama through its native API (Kasten sets the window on each request),
+ * any OpenAI-compatible one (LM Studio, llama.cpp, vLLM, OpenAI, OpenRouter, Ollama's `/v1`…) or Anthropic.
+ */
+export type ProviderKind = 'ollama' | 'openai-compatible' | 'anthropic';
 
 /** The model chat uses. Keys are not part of this: they stay in the main process. */
 export interface ModelSettings {
   provider: ProviderKind;
-  /** For OpenAI-compatible servers it includes `/v1`, e.g. `http://127.0.0.1:11434/v1`. */
+  /**
+   * Ollama's native API is at the server root, e.g. `http://127.0.0.1:11434`; OpenAI-compatible servers
+   * include `/v1`, e.g. `http://127.0.0.1:1234/v1`.
+   */
   baseUrl: string;
   model: string;
   /** The environment variable holding the API key (CLI and browser host). */
@@ -13,8 +19,27 @@ export interface ModelSettings {
   contextWindow: number | null;
 }
 
-/** Where the context window figure came from, most trusted first. */
-export type ContextWindowSource = 'user' | 'provider' | 'known-model' | 'fallback';
+/**
+ * Where the context window figure came from. Every figure is the window the server runs the model with,
+ * except `provider`, `known-model` and `fallback`, which are the best guesses when the server does not say.
+ * - `user`: the user's setting (for Ollama's native API it is also what Kasten sends as `num_ctx`)
+ * - `ollama-num-ctx`: Kasten's default for Ollama's native API, sent as `num_ctx` on every request
+ * - `modelfile`: the model's Modelfile (`PARAMETER num_ctx`), from Ollama's `/api/show`
+ * - `ollama-loaded`: the window Ollama has the model loaded with (`/api/ps`)
+ * - `ollama-default`: Ollama's own default, which its OpenAI-compatible API cannot change
+ * - `server-loaded`: the window another server runs the model with (llama.cpp `/props`, LM Studio)
+ * - `provider`: the figure the provider's model list gives
+ */
+export type ContextWindowSource =
+  | 'user'
+  | 'ollama-num-ctx'
+  | 'modelfile'
+  | 'ollama-loaded'
+  | 'ollama-default'
+  | 'server-loaded'
+  | 'provider'
+  | 'known-model'
+  | 'fallback';
 
 export interface ContextWindow {
   tokens: number;

@@ -52,7 +52,7 @@ const vaultRelativePath = z
 
 const modelSettings = z
   .object({
-    provider: z.enum(['openai-compatible', 'anthropic']),
+    provider: z.enum(['ollama', 'openai-compatible', 'anthropic']),
     baseUrl: z.url({ protocol: /^https?$/ }),
     model: z.string().trim().max(300),
     apiKeyEnv: z

@@ -48,6 +48,10 @@ test('settings list the models, diagnose a bad key, no model and a dead server, 
   const baseUrl = settings.getByRole('textbox', { name: 'Base URL' });
   const diagnosis = settings.getByTestId('diagnosis');
   const testConnection = settings.getByRole('button', { name: 'Test connection' });
+  // A fresh install talks to Ollama's native API; this server is an OpenAI-compatible one.
+  const provider = settings.getByRole('combobox', { name: 'Provider' });
+  await expect(provider).toHaveValue('ollama');
+  await provider.selectOption('openai-compatible');
   await baseUrl.fill(`${model.url}/v1`);
   await testConnection.click();
   await expect(diagnosis).toContainText('asks for an API key (401)');
@@ -84,7 +88,9 @@ test('settings list the models, diagnose a bad key, no model and a dead server, 
 
   await baseUrl.fill(`${model.url}/v1`);
   await settings.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(settings.getByTestId('context-window')).toContainText('32,768 tokens, from the provider');
+  await expect(settings.getByTestId('context-window')).toHaveText(
+    "32,768 tokens, from the provider's model list. Leave empty to use the server's own figure.",
+  );
   await expect(settings.getByRole('region', { name: 'API key' })).toContainText('Using $KASTEN_E2E_API_KEY');
   await page.keyboard.press('Escape');
   await expect(settings).toBeHidden();
@@ -106,6 +112,7 @@ test('a model override typed in the settings wins over the provider and survives
   await page.goto(server.url);
   await app.statusBar.getByTestId('model-status').click();
   const settings = page.getByTestId('settings');
+  await settings.getByRole('combobox', { name: 'Provider' }).selectOption('openai-compatible');
   await settings.getByRole('textbox', { name: 'Base URL' }).fill(`${model.url}/v1`);
   await settings.getByRole('textbox', { name: 'Key from environment variable' }).fill('KASTEN_E2E_API_KEY');
   // The list cannot be fetched before the key may go to this server: the model is a text field.
@@ -119,10 +126,10 @@ test('a model override typed in the settings wins over the provider and survives
   await save.click();
   await confirmation.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirmation).toBeHidden();
-  await expect(settings.getByTestId('context-window')).not.toContainText('your override');
+  await expect(settings.getByTestId('context-window')).not.toContainText('your setting');
   await save.click();
   await confirmation.getByRole('button', { name: 'Send $KASTEN_E2E_API_KEY to this server' }).click();
-  await expect(settings.getByTestId('context-window')).toContainText('16,000 tokens, from your override');
+  await expect(settings.getByTestId('context-window')).toContainText('16,000 tokens, from your setting');
   await expect(settings.getByRole('region', { name: 'API key' })).toContainText('Using $KASTEN_E2E_API_KEY');
 
   await server.stop({ keepData: true });
@@ -138,4 +145,53 @@ test('a model override typed in the settings wins over the provider and survives
     settings.getByRole('checkbox', { name: 'Summarize notes in the background' }),
   ).not.toBeChecked();
   expect(model.chatRequests).toHaveLength(0);
+});
+
+test("the window says where it came from, and Ollama's OpenAI-compatible API leads to the native one", async ({
+  page,
+}) => {
+  const ollama = await startScriptedModelServer({
+    ollamaVersion: '0.12.6',
+    models: [{ id: 'llama3.1:8b', contextLength: 131_072 }],
+  });
+  try {
+    const app = new AppPage(page);
+    await page.goto(server.url);
+    await app.statusBar.getByTestId('model-status').click();
+    const settings = page.getByTestId('settings');
+    const provider = settings.getByRole('combobox', { name: 'Provider' });
+    const baseUrl = settings.getByRole('textbox', { name: 'Base URL' });
+    const save = settings.getByRole('button', { name: 'Save', exact: true });
+    const window = settings.getByTestId('context-window');
+    await settings.getByRole('checkbox', { name: 'Summarize notes in the background' }).uncheck();
+    await provider.selectOption('openai-compatible');
+    await baseUrl.fill(`${ollama.url}/v1`);
+    const modelField = settings.getByLabel('Model', { exact: true });
+    await expect(modelField.locator('option', { hasText: 'llama3.1:8b' })).toHaveCount(1);
+    await modelField.selectOption('llama3.1:8b');
+    await save.click();
+    // Not the 131,072 the model was trained for: the 4,096 Ollama runs it with over /v1.
+    await expect(window).toHaveText(
+      "4,096 tokens, from Ollama's default, which its OpenAI-compatible API cannot change.",
+    );
+    const advice = settings.getByTestId('context-window-advice');
+    await advice.getByRole('button', { name: 'Switch to Ollama (native)' }).click();
+    await expect(provider).toHaveValue('ollama');
+    await expect(baseUrl).toHaveValue(ollama.url);
+    await save.click();
+    await expect(window).toHaveText(
+      "8,192 tokens, from Kasten's default, set on each request (num_ctx). A larger window needs more memory: set one here.",
+    );
+    await expect(advice).toBeHidden();
+
+    await settings.getByRole('spinbutton', { name: 'Context window' }).fill('16000');
+    await save.click();
+    await expect(window).toHaveText(
+      '16,000 tokens, from your setting. Kasten sets it on each request (num_ctx).',
+    );
+    await page.keyboard.press('Escape');
+    await expect(app.statusBar.getByTestId('model-status')).toHaveText('llama3.1:8b · 16k context');
+  } finally {
+    await ollama.stop();
+  }
 });

@@ -78,6 +78,16 @@ describe('listModels', () => {
     expect(server.requests[1]?.headers.authorization).toBeUndefined();
   });
 
+  it("lists an Ollama server's models from its native /api/tags", async () => {
+    const native = settings({ provider: 'ollama', baseUrl: server.url });
+    expect((await listModels(native, null)).map((model) => model.id)).toEqual([
+      'gemma3:4b',
+      'llama3.1:8b',
+      'qwen3:8b',
+    ]);
+    expect(paths()).toEqual(['GET /api/tags']);
+  });
+
   it("sends Anthropic's headers to an Anthropic provider", async () => {
     const anthropic = settings({ provider: 'anthropic', model: 'claude-sonnet-4-0' });
     await expect(listModels(anthropic, 'sk-ant-test')).resolves.toHaveLength(3);
@@ -94,6 +104,18 @@ describe('testConnection', () => {
     expect(report).toMatchObject({ ok: true, problem: null });
     expect(report.message).toBe(`Connected to ${server.url}/v1: 3 models; llama3.1:8b is available.`);
     expect(report.models.map((model) => model.id)).toEqual(['gemma3:4b', 'llama3.1:8b', 'qwen3:8b']);
+  });
+
+  it('tests a native Ollama connection and says how to pull a missing model', async () => {
+    const native = settings({ provider: 'ollama', baseUrl: server.url });
+    expect(await testConnection(native, null)).toMatchObject({
+      ok: true,
+      message: `Connected to ${server.url}: 3 models; llama3.1:8b is available.`,
+    });
+    const missing = await testConnection({ ...native, model: 'mistral:7b' }, null);
+    expect(missing.message).toContain('Run "ollama pull mistral:7b" to download it.');
+    const dead = await testConnection({ ...native, baseUrl: await deadUrl() }, null);
+    expect(dead.message).toMatch(/connection refused\. Is Ollama running\?$/);
   });
 
   it("finds an Ollama model named without its ':latest' tag", async () => {
@@ -187,11 +209,98 @@ describe('resolveContextWindow', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it("uses Ollama's /api/show figure", async () => {
-    server.setModels([{ id: 'llama3.1:8b', contextLength: 65_536 }]);
-    expect(await resolveContextWindow(settings(), null)).toEqual({ tokens: 65_536, source: 'provider' });
+  it("plans with Ollama's native window: the Modelfile's num_ctx, else the trained maximum up to 8,192", async () => {
+    server.setModels([
+      { id: 'llama3.1:8b', contextLength: 131_072 },
+      { id: 'tinyllama', contextLength: 2_048 },
+      { id: 'long:32k', contextLength: 131_072, numCtx: 32_768 },
+    ]);
+    const native = (model: string) => settings({ provider: 'ollama', baseUrl: server.url, model });
+    expect(await resolveContextWindow(native('llama3.1:8b'), null)).toEqual({
+      tokens: 8_192,
+      source: 'ollama-num-ctx',
+    });
     expect(paths()).toEqual(['POST /api/show']);
     expect(server.requests[0]?.body).toEqual({ model: 'llama3.1:8b' });
+    expect(await resolveContextWindow(native('tinyllama'), null)).toEqual({
+      tokens: 2_048,
+      source: 'ollama-num-ctx',
+    });
+    expect(await resolveContextWindow(native('long:32k'), null)).toEqual({
+      tokens: 32_768,
+      source: 'modelfile',
+    });
+  });
+
+  it('takes a native Ollama base URL typed with /api or /v1 as the server root', async () => {
+    server.setModels([{ id: 'llama3.1:8b', contextLength: 131_072, numCtx: 16_384 }]);
+    for (const suffix of ['/api', '/v1/']) {
+      const typed = settings({ provider: 'ollama', baseUrl: `${server.url}${suffix}` });
+      expect(await resolveContextWindow(typed, null)).toEqual({ tokens: 16_384, source: 'modelfile' });
+    }
+    expect(paths()).toEqual(['POST /api/show', 'POST /api/show']);
+  });
+
+  it("never plans with the trained maximum over Ollama's OpenAI-compatible API", async () => {
+    const ollama = await startScriptedModelServer({
+      ollamaVersion: '0.12.6',
+      models: [{ id: 'llama3.1:8b', contextLength: 131_072 }],
+    });
+    try {
+      const openAi = settings({ baseUrl: `${ollama.url}/v1` });
+      expect(await resolveContextWindow(openAi, null)).toEqual({ tokens: 4_096, source: 'ollama-default' });
+      expect(ollama.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+        'GET /api/version',
+        'GET /api/ps',
+        'POST /api/show',
+      ]);
+      ollama.setModels([{ id: 'llama3.1:8b', contextLength: 131_072, numCtx: 16_384 }]);
+      expect(await resolveContextWindow(openAi, null)).toEqual({ tokens: 16_384, source: 'modelfile' });
+      ollama.setModels([
+        { id: 'llama3.1:8b', contextLength: 131_072, numCtx: 16_384, loadedContextLength: 8_192 },
+      ]);
+      expect(await resolveContextWindow(openAi, null)).toEqual({ tokens: 8_192, source: 'ollama-loaded' });
+    } finally {
+      await ollama.stop();
+    }
+  });
+
+  it("plans with Ollama's older default of 2,048 for a version before 0.6.7", async () => {
+    const ollama = await startScriptedModelServer({
+      ollamaVersion: '0.6.5',
+      models: [{ id: 'llama3.1:8b', contextLength: 131_072 }],
+    });
+    try {
+      const window = await resolveContextWindow(settings({ baseUrl: `${ollama.url}/v1` }), null);
+      expect(window).toEqual({ tokens: 2_048, source: 'ollama-default' });
+    } finally {
+      await ollama.stop();
+    }
+  });
+
+  it("takes a server on Ollama's port for Ollama even when /api/version is missing", async () => {
+    server.setModels([{ id: 'llama3.1:8b', contextLength: 131_072 }]);
+    const toScripted: typeof fetch = (input, init) =>
+      fetch(String(input).replace('127.0.0.1:11434', new URL(server.url).host), init);
+    const onOllamaPort = settings({ baseUrl: 'http://127.0.0.1:11434/v1' });
+    const window = await resolveContextWindow(onOllamaPort, null, toScripted);
+    expect(window).toEqual({ tokens: 4_096, source: 'ollama-default' });
+  });
+
+  it("prefers llama.cpp's n_ctx from /props over the trained figure /v1/models lists", async () => {
+    const llamaCpp = await startScriptedModelServer({
+      llamaCppContext: 4_096,
+      models: [{ id: 'Meta-Llama-3.1-8B-Instruct', contextLength: 131_072 }],
+    });
+    try {
+      const local = settings({ baseUrl: `${llamaCpp.url}/v1`, model: 'Meta-Llama-3.1-8B-Instruct' });
+      expect(await listModels(local, null)).toEqual([
+        { id: 'Meta-Llama-3.1-8B-Instruct', contextLength: 131_072 },
+      ]);
+      expect(await resolveContextWindow(local, null)).toEqual({ tokens: 4_096, source: 'server-loaded' });
+    } finally {
+      await llamaCpp.stop();
+    }
   });
 
   it("uses the context_length of the model's /models entry", async () => {
@@ -208,8 +317,8 @@ describe('resolveContextWindow', () => {
       { id: 'gemma-3-12b-it', maxContextLength: 131_072 },
     ]);
     const loaded = await resolveContextWindow(settings({ model: 'qwen2.5-7b-instruct' }), null);
-    expect(loaded).toEqual({ tokens: 12_000, source: 'provider' });
-    expect(paths()).toEqual(['POST /api/show', 'GET /v1/models', 'GET /api/v0/models']);
+    expect(loaded).toEqual({ tokens: 12_000, source: 'server-loaded' });
+    expect(paths()).toEqual(['GET /api/version', 'GET /props', 'GET /api/v0/models']);
     const unloaded = await resolveContextWindow(settings({ model: 'gemma-3-12b-it' }), null);
     expect(unloaded).toEqual({ tokens: 131_072, source: 'provider' });
   });
@@ -230,6 +339,13 @@ describe('resolveContextWindow', () => {
     const window = await resolveContextWindow(dead, null, counting.fetch);
     expect(window).toEqual({ tokens: 40_960, source: 'known-model' });
     expect(counting.calls).toHaveLength(1);
+  });
+
+  it('plans for a native Ollama server that is down with the num_ctx Kasten would send', async () => {
+    const dead = settings({ provider: 'ollama', baseUrl: await deadUrl() });
+    expect(await resolveContextWindow(dead, null)).toEqual({ tokens: 8_192, source: 'ollama-num-ctx' });
+    const small = await resolveContextWindow({ ...dead, model: 'phi3:mini' }, null);
+    expect(small).toEqual({ tokens: 4_096, source: 'ollama-num-ctx' });
   });
 
   it('uses the Claude family figure for an Anthropic alias', async () => {
@@ -254,6 +370,22 @@ describe('ContextWindowResolver', () => {
     resolver.forget();
     await resolver.resolve(settings(), null);
     expect(server.requests).toHaveLength(asked * 2);
+  });
+
+  it('asks Ollama again for a window that holds only while the model stays loaded as it is', async () => {
+    const ollama = await startScriptedModelServer({
+      ollamaVersion: '0.12.6',
+      models: [{ id: 'llama3.1:8b', contextLength: 131_072 }],
+    });
+    try {
+      const resolver = new ContextWindowResolver();
+      const openAi = settings({ baseUrl: `${ollama.url}/v1` });
+      expect(await resolver.resolve(openAi, null)).toEqual({ tokens: 4_096, source: 'ollama-default' });
+      ollama.setModels([{ id: 'llama3.1:8b', contextLength: 131_072, loadedContextLength: 32_768 }]);
+      expect(await resolver.resolve(openAi, null)).toEqual({ tokens: 32_768, source: 'ollama-loaded' });
+    } finally {
+      await ollama.stop();
+    }
   });
 
   it('asks again when the server could not be reached', async () => {

@@ -366,6 +366,23 @@ describe('scripted model server', () => {
     expect(assemble(chunks).finishReason).toBeUndefined();
   });
 
+  it('reports a stream-error fault after the text: an error event on /v1, an error line on /api/chat', async () => {
+    const fault = { fault: 'stream-error', text: 'Half', message: 'runner stopped' } as const;
+    server.script([fault, fault]);
+    const { raw } = await readAll(await chat({ stream: true }));
+    const { chunks, done } = parseSse(raw);
+    expect(done).toBe(false);
+    expect(chunks.at(-1)).toEqual({
+      error: { message: 'runner stopped', type: 'server_error', param: null, code: null },
+    });
+    const native = await fetch(`${server.url}/api/chat`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'scripted-model', messages: user('Hi') }),
+    });
+    const lines = (await native.text()).trim().split('\n');
+    expect(lines.map((line) => JSON.parse(line) as unknown).at(-1)).toEqual({ error: 'runner stopped' });
+  });
+
   it('resets the connection on refuse, and keeps serving afterwards', async () => {
     server.script([{ fault: 'refuse' }, { text: 'back' }]);
     await expect(chat({})).rejects.toThrow(TypeError);
@@ -451,6 +468,93 @@ describe('scripted model server', () => {
     const unknown = await show('mistral');
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toHaveProperty('error');
+  });
+
+  it("streams Ollama's native /api/chat as NDJSON, with tool arguments as objects and the counts at the end", async () => {
+    server.script([
+      { text: 'Hello there', chunkSize: 6, usage: { promptTokens: 12, completionTokens: 3 } },
+      { toolCalls: [{ id: 'call-1', name: 'read_note', arguments: { note: 'A' } }] },
+    ]);
+    const ollamaChat = (body: object) =>
+      fetch(`${server.url}/api/chat`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'scripted-model', options: { num_ctx: 8192 }, ...body }),
+      });
+    const text = await ollamaChat({ messages: user('Hi') });
+    expect(text.headers.get('content-type')).toBe('application/x-ndjson');
+    const lines = (await text.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => (line.message as { content: string }).content)).toEqual([
+      'Hello ',
+      'there',
+      '',
+    ]);
+    expect(lines.at(-1)).toMatchObject({
+      done: true,
+      done_reason: 'stop',
+      prompt_eval_count: 12,
+      eval_count: 3,
+    });
+    expect(lines.slice(0, -1).every((line) => line.done === false)).toBe(true);
+
+    const history = [
+      { role: 'user', content: 'Read A' },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ function: { name: 'read_note', arguments: { note: 'A' } } }],
+      },
+      { role: 'tool', content: 'A says hi', tool_name: 'read_note' },
+    ];
+    const whole = await json<{ message: { tool_calls: unknown[] }; done: boolean }>(
+      ollamaChat({ messages: history, stream: false }),
+    );
+    expect(whole.done).toBe(true);
+    expect(whole.message.tool_calls).toEqual([
+      { id: 'call-1', function: { index: 0, name: 'read_note', arguments: { note: 'A' } } },
+    ]);
+    // Recorded in the OpenAI shape the scripts read, with the body as sent.
+    expect(server.chatRequests[1]).toMatchObject({
+      api: 'ollama',
+      stream: false,
+      body: { options: { num_ctx: 8192 } },
+      messages: [
+        { role: 'user', content: 'Read A' },
+        {
+          role: 'assistant',
+          tool_calls: [{ type: 'function', function: { name: 'read_note', arguments: '{"note":"A"}' } }],
+        },
+        { role: 'tool', content: 'A says hi', name: 'read_note' },
+      ],
+    });
+  });
+
+  it('answers /api/ps, /api/version and /props only as the server it is told to be', async () => {
+    server.setModels([
+      { id: 'loaded', loadedContextLength: 8192 },
+      { id: 'idle', numCtx: 16384 },
+    ]);
+    const ps = await json<{ models: unknown[] }>(fetch(`${server.url}/api/ps`));
+    expect(ps.models).toEqual([expect.objectContaining({ name: 'loaded', context_length: 8192 })]);
+    const show = await json<{ parameters: string }>(
+      fetch(`${server.url}/api/show`, { method: 'POST', body: JSON.stringify({ model: 'idle' }) }),
+    );
+    expect(show.parameters).toMatch(/^num_ctx +16384$/m);
+    expect((await fetch(`${server.url}/api/version`)).status).toBe(404);
+    expect((await fetch(`${server.url}/props`)).status).toBe(404);
+
+    const other = await startScriptedModelServer({ ollamaVersion: '0.12.6', llamaCppContext: 4096 });
+    try {
+      expect(await json(fetch(`${other.url}/api/version`))).toEqual({ version: '0.12.6' });
+      const props = await json<{ default_generation_settings: { n_ctx: number } }>(
+        fetch(`${other.url}/props`),
+      );
+      expect(props.default_generation_settings.n_ctx).toBe(4096);
+    } finally {
+      await other.stop();
+    }
   });
 
   it('records every request in order and answers unknown routes with 404', async () => {

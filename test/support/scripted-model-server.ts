@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fromOllamaChat, ollamaChatBody, ollamaChatLines } from './ollama-chat-wire';
 
 export interface ScriptedUsage {
   promptTokens: number;
@@ -36,7 +37,12 @@ export type ScriptedReply =
   /** Streams `text`, then drops the connection before the finish chunk and `[DONE]`. */
   | ({ fault: 'cut'; text: string } & StreamPacing)
   /** Accepts the request and never answers until the client aborts or the server stops. */
-  | { fault: 'hang' };
+  | { fault: 'hang' }
+  /**
+   * Streams `text`, then reports `message` inside the stream as the server fails: Ollama's `{"error": …}`
+   * line on `/api/chat`, an `error` event on `/v1/chat/completions`.
+   */
+  | ({ fault: 'stream-error'; text: string; message: string } & StreamPacing);
 
 export interface ChatMessage {
   role: 'system' | 'developer' | 'user' | 'assistant' | 'tool' | 'function';
@@ -46,7 +52,14 @@ export interface ChatMessage {
   name?: string;
 }
 
+/**
+ * A chat request as the script sees it. Ollama's native `/api/chat` requests are normalised to the OpenAI
+ * shape (tool call arguments as JSON strings, `tool_name` as `name`); `body` is what was sent, so a test can
+ * read Ollama's `options.num_ctx`.
+ */
 export interface ChatRequest {
+  /** `openai`: `POST /v1/chat/completions`; `ollama`: Ollama's native `POST /api/chat`. */
+  api: 'openai' | 'ollama';
   model: string;
   messages: ChatMessage[];
   tools?: unknown[];
@@ -67,12 +80,20 @@ export interface RecordedRequest {
 
 export interface ScriptedModel {
   id: string;
-  /** Served on `/v1/models` (OpenRouter style), Ollama's `/api/show` and LM Studio's `/api/v0/models`. */
+  /**
+   * The trained maximum: served on `/v1/models` (OpenRouter style, or llama.cpp's `meta.n_ctx_train`),
+   * Ollama's `/api/show` `model_info` and LM Studio's `/api/v0/models`.
+   */
   contextLength?: number;
   /** LM Studio's `max_context_length` on `/api/v0/models` only; defaults to `contextLength`. */
   maxContextLength?: number;
-  /** LM Studio's `loaded_context_length`: set when the model is loaded. */
+  /**
+   * The window the model is loaded with, set when it is loaded: LM Studio's `loaded_context_length` and
+   * the `context_length` Ollama's `/api/ps` lists.
+   */
   loadedContextLength?: number;
+  /** `PARAMETER num_ctx` of the model's Modelfile, listed in `parameters` by Ollama's `/api/show`. */
+  numCtx?: number;
 }
 
 export interface ScriptedModelServer {
@@ -97,12 +118,22 @@ export interface ScriptedModelServerOptions {
   apiKey?: string | null;
   /** See `failModelList`. */
   modelListStatus?: number | null;
+  /** Answers `GET /api/version` as Ollama of this version does; without it the route is missing. */
+  ollamaVersion?: string;
+  /**
+   * Behaves as llama.cpp's server started with this window per slot: `GET /props` gives it as
+   * `default_generation_settings.n_ctx`, and `/v1/models` gives `contextLength` as `meta.n_ctx_train`.
+   */
+  llamaCppContext?: number;
 }
 
 const roles = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 const embeddingDimensions = 64;
 
-/** Starts an OpenAI-compatible (and Ollama-flavoured) model server on 127.0.0.1 that answers from a script. */
+/**
+ * Starts an OpenAI-compatible model server on 127.0.0.1 that answers from a script, with Ollama's native
+ * chat and model routes, LM Studio's model list and, when asked, llama.cpp's `/props`.
+ */
 export async function startScriptedModelServer(
   options: ScriptedModelServerOptions = {},
 ): Promise<ScriptedModelServer> {
@@ -144,7 +175,7 @@ export async function startScriptedModelServer(
         object: 'model',
         created: 1_700_000_000,
         owned_by: 'scripted',
-        ...(model.contextLength === undefined ? {} : { context_length: model.contextLength }),
+        ...trainedLength(model, options.llamaCppContext !== undefined),
       }));
       return sendJson(res, 200, { object: 'list', data });
     }
@@ -153,6 +184,12 @@ export async function startScriptedModelServer(
       if (typeof request === 'string') {
         return sendJson(res, 400, openAiError(request, 'invalid_request_error'));
       }
+      chatRequests.push(request);
+      return answerChat(req, res, request, nextReply(request), ++completionCount);
+    }
+    if (route === 'POST /api/chat') {
+      const request = fromOllamaChat(body);
+      if (typeof request === 'string') return sendJson(res, 400, { error: request });
       chatRequests.push(request);
       return answerChat(req, res, request, nextReply(request), ++completionCount);
     }
@@ -168,10 +205,43 @@ export async function startScriptedModelServer(
       if (!model) return sendJson(res, 404, { error: `model '${String(name)}' not found` });
       const contextLength =
         model.contextLength === undefined ? {} : { 'llama.context_length': model.contextLength };
+      // Ollama aligns the values in a column, one parameter per line.
+      const parameters =
+        model.numCtx === undefined
+          ? {}
+          : {
+              parameters: `num_ctx                        ${model.numCtx}\nstop                           "<|eot_id|>"`,
+            };
       return sendJson(res, 200, {
+        ...parameters,
         details: { family: 'llama', format: 'gguf' },
         model_info: { 'general.architecture': 'llama', ...contextLength },
         capabilities: ['completion', 'tools'],
+      });
+    }
+    if (route === 'GET /api/ps') {
+      const loaded = models.filter((model) => model.loadedContextLength !== undefined);
+      return sendJson(res, 200, {
+        models: loaded.map((model) => ({
+          name: model.id,
+          model: model.id,
+          size: 0,
+          digest: '',
+          details: { family: 'llama', format: 'gguf' },
+          expires_at: new Date(Date.now() + 300_000).toISOString(),
+          size_vram: 0,
+          context_length: model.loadedContextLength,
+        })),
+      });
+    }
+    if (route === 'GET /api/version' && options.ollamaVersion !== undefined) {
+      return sendJson(res, 200, { version: options.ollamaVersion });
+    }
+    if (route === 'GET /props' && options.llamaCppContext !== undefined) {
+      return sendJson(res, 200, {
+        default_generation_settings: { n_ctx: options.llamaCppContext, temperature: 0.8 },
+        total_slots: 1,
+        model_path: `/models/${models[0]?.id ?? 'model'}.gguf`,
       });
     }
     if (route === 'GET /api/v0/models') {
@@ -220,6 +290,12 @@ export async function startScriptedModelServer(
   };
 }
 
+/** The trained maximum as OpenRouter (`context_length`) or llama.cpp (`meta.n_ctx_train`) lists it. */
+function trainedLength(model: ScriptedModel, llamaCpp: boolean) {
+  if (model.contextLength === undefined) return {};
+  return llamaCpp ? { meta: { n_ctx_train: model.contextLength } } : { context_length: model.contextLength };
+}
+
 /** A model as LM Studio's native REST API lists it. */
 function lmStudioModel(model: ScriptedModel) {
   const max = model.maxContextLength ?? model.contextLength;
@@ -234,8 +310,8 @@ function lmStudioModel(model: ScriptedModel) {
   };
 }
 
-/** A text, tool-call or cut reply, normalised to what goes on the wire. */
-interface Completion {
+/** A text, tool-call, cut or failing reply, normalised to what goes on the wire. */
+export interface Completion {
   id: string;
   model: string;
   created: number;
@@ -243,6 +319,8 @@ interface Completion {
   toolCalls: OutgoingToolCall[];
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
   cut: boolean;
+  /** The message of a `stream-error` reply, sent after the text; null otherwise. */
+  failure: string | null;
 }
 
 async function answerChat(
@@ -252,10 +330,22 @@ async function answerChat(
   reply: ScriptedReply,
   sequence: number,
 ): Promise<void> {
+  const ollama = request.api === 'ollama';
   if ('fault' in reply) {
     if (reply.fault === 'hang') return;
     if (reply.fault === 'refuse') return void req.socket.resetAndDestroy();
-    if (reply.fault === 'status') return answerStatus(res, reply.status, reply.body, reply.retryAfterSeconds);
+    if (reply.fault === 'status') {
+      const body =
+        reply.body ?? (ollama ? { error: defaultErrorBody(reply.status).error.message } : undefined);
+      return answerStatus(res, reply.status, body, reply.retryAfterSeconds);
+    }
+    if (reply.fault === 'stream-error' && !request.stream) {
+      return answerStatus(
+        res,
+        500,
+        ollama ? { error: reply.message } : openAiError(reply.message, 'server_error'),
+      );
+    }
   }
   const text = reply.text ?? '';
   const toolCalls = ('toolCalls' in reply ? reply.toolCalls : []).map((call, index) => ({
@@ -279,10 +369,42 @@ async function answerChat(
       completion_tokens: completionTokens,
       total_tokens: promptTokens + completionTokens,
     },
-    cut: 'fault' in reply,
+    cut: 'fault' in reply && reply.fault === 'cut',
+    failure: 'fault' in reply && reply.fault === 'stream-error' ? reply.message : null,
   };
+  if (ollama && request.stream) {
+    const lines = ollamaChatLines(completion, Math.max(1, reply.chunkSize ?? 8));
+    await streamLines(res, { 'content-type': 'application/x-ndjson' }, lines, reply);
+    return void (completion.cut ? res.destroy() : res.end());
+  }
+  if (ollama) return sendWhole(res, JSON.stringify(ollamaChatBody(completion)), completion.cut);
   if (request.stream) return streamCompletion(res, completion, reply);
   return sendCompletion(res, completion);
+}
+
+/** Sends a JSON body; a cut one stops halfway and drops the connection. */
+async function sendWhole(res: ServerResponse, json: string, cut: boolean): Promise<void> {
+  if (!cut) return void res.writeHead(200, { 'content-type': 'application/json' }).end(json);
+  res.writeHead(200, { 'content-type': 'application/json' });
+  await write(res, json.slice(0, json.length >> 1));
+  res.destroy();
+}
+
+/** Starts a stream and writes `lines` `eventsPerWrite` at a time, `delayMs` apart. */
+async function streamLines(
+  res: ServerResponse,
+  headers: Record<string, string>,
+  lines: string[],
+  pacing: StreamPacing,
+): Promise<void> {
+  res.writeHead(200, headers);
+  res.flushHeaders();
+  const eventsPerWrite = Math.max(1, pacing.eventsPerWrite ?? 1);
+  for (let index = 0; index < lines.length; index += eventsPerWrite) {
+    if (index > 0 && pacing.delayMs) await sleep(pacing.delayMs);
+    if (res.destroyed) return;
+    await write(res, lines.slice(index, index + eventsPerWrite).join(''));
+  }
 }
 
 async function sendCompletion(res: ServerResponse, completion: Completion): Promise<void> {
@@ -296,11 +418,7 @@ async function sendCompletion(res: ServerResponse, completion: Completion): Prom
   const finishReason = toolCalls.length > 0 ? 'tool_calls' : 'stop';
   const choice = { index: 0, message, logprobs: null, finish_reason: finishReason };
   const body = { id, object: 'chat.completion', created, model, choices: [choice], usage };
-  if (!completion.cut) return sendJson(res, 200, body);
-  const json = JSON.stringify(body);
-  res.writeHead(200, { 'content-type': 'application/json' });
-  await write(res, json.slice(0, json.length >> 1));
-  res.destroy();
+  return sendWhole(res, JSON.stringify(body), completion.cut);
 }
 
 /** The sequence OpenAI sends: role, content pieces, per tool call a header then argument pieces, finish, usage. */
@@ -309,7 +427,7 @@ async function streamCompletion(
   completion: Completion,
   pacing: StreamPacing,
 ): Promise<void> {
-  const { id, created, model, text, toolCalls, cut } = completion;
+  const { id, created, model, text, toolCalls, cut, failure } = completion;
   const chunkSize = Math.max(1, pacing.chunkSize ?? 8);
   const chunk = (choices: object[], usage: object | null = null) => ({
     id,
@@ -344,24 +462,25 @@ async function streamCompletion(
       events.push(delta({ tool_calls: [{ index, function: { arguments: piece } }] }));
     }
   });
-  if (!cut) events.push(delta({}, toolCalls.length > 0 ? 'tool_calls' : 'stop'), chunk([], completion.usage));
+  if (failure !== null) events.push(openAiError(failure, 'server_error'));
+  else if (!cut) {
+    events.push(delta({}, toolCalls.length > 0 ? 'tool_calls' : 'stop'), chunk([], completion.usage));
+  }
 
-  res.writeHead(200, {
+  const headers = {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     connection: 'keep-alive',
-  });
-  res.flushHeaders();
-  const eventsPerWrite = Math.max(1, pacing.eventsPerWrite ?? 1);
-  for (let index = 0; index < events.length; index += eventsPerWrite) {
-    if (index > 0 && pacing.delayMs) await sleep(pacing.delayMs);
-    if (res.destroyed) return;
-    const batch = events.slice(index, index + eventsPerWrite);
-    await write(res, batch.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''));
-  }
+  };
+  await streamLines(res, headers, sseLines(events), pacing);
   if (cut) return void res.destroy();
-  await write(res, 'data: [DONE]\n\n');
+  // A server that failed mid-stream ends it without [DONE].
+  if (failure === null) await write(res, 'data: [DONE]\n\n');
   res.end();
+}
+
+function sseLines(events: object[]): string[] {
+  return events.map((event) => `data: ${JSON.stringify(event)}\n\n`);
 }
 
 interface OutgoingToolCall {
@@ -442,6 +561,7 @@ function toChatRequest(body: Record<string, unknown>): ChatRequest | string {
   }
   const tools = Array.isArray(body.tools) ? { tools: body.tools as unknown[] } : {};
   return {
+    api: 'openai',
     model: body.model,
     messages: messages as ChatMessage[],
     ...tools,

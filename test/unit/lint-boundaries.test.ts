@@ -39,5 +39,8 @@ describe('process boundaries are enforced by lint', () => {
     const sdk = "import { streamText } from 'ai';\nexport { streamText };";
     expect(await restrictedImports('src/main/chat/probe.ts', sdk)).toBe(1);
     expect(await restrictedImports('src/main/llm/probe.ts', sdk)).toBe(0);
+    const ollama = "import { createOllama } from 'ollama-ai-provider-v2';\nexport { createOllama };";
+    expect(await restrictedImports('src/main/summaries/probe.ts', ollama)).toBe(1);
+    expect(await restrictedImports('src/main/llm/probe.ts', ollama)).toBe(0);
   });
 });

@@ -30,7 +30,7 @@ export interface ChatCommandArguments {
 }
 
 export const chatCommandUsage = `  kasten ask <vault> "question" [--session ID] [--json]     ask the vault; the answer streams, then its references
-       [--provider openai-compatible|anthropic] [--base-url URL] [--model NAME] [--api-key-env NAME]
+       [--provider ollama|openai-compatible|anthropic] [--base-url URL] [--model NAME] [--api-key-env NAME]
   kasten sessions <vault> [--json]                          the vault's chat sessions
   kasten summarize <vault> [--json] [model flags]           summarize notes that have no summary for their content`;
 

@@ -134,8 +134,8 @@ function vaultCommand(
 function modelFlags(values: Record<string, string | boolean | undefined>): Partial<ModelSettings> {
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
   const provider = text('provider');
-  if (provider !== undefined && provider !== 'openai-compatible' && provider !== 'anthropic')
-    throw new UsageError(`--provider must be openai-compatible or anthropic, not "${provider}".`);
+  if (provider !== undefined && !['ollama', 'openai-compatible', 'anthropic'].includes(provider))
+    throw new UsageError(`--provider must be ollama, openai-compatible or anthropic, not "${provider}".`);
   const baseUrl = text('base-url') ?? (provider === 'anthropic' ? 'https://api.anthropic.com/v1' : undefined);
   const apiKeyEnv = text('api-key-env') ?? (provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : undefined);
   return Object.fromEntries(

@@ -8,14 +8,17 @@ import {
   type TextStreamPart,
   type ToolSet,
 } from 'ai';
-import type { ModelSettings } from '../../shared/chat-domain';
+import type { ContextWindow, ModelSettings } from '../../shared/chat-domain';
 import type { ChatModel, LlmEvent, LlmMessage, LlmRequest } from './llm-types';
+import { ContextWindowResolver } from './model-catalog';
 import { describeModelError } from './model-errors';
+import { ollamaLanguageModel, ollamaRequestOptions } from './ollama-model';
 
 /** Retries of a failed call (429, 5xx, dropped connection) before the error reaches the user. */
 const maxRetries = 2;
 
 export function languageModel(settings: ModelSettings, apiKey: string | null): LanguageModel {
+  if (settings.provider === 'ollama') return ollamaLanguageModel(settings, apiKey);
   if (settings.provider === 'anthropic') {
     return createAnthropic({ baseURL: settings.baseUrl, apiKey: apiKey ?? '' })(settings.model);
   }
@@ -27,8 +30,16 @@ export function languageModel(settings: ModelSettings, apiKey: string | null): L
   })(settings.model);
 }
 
-/** A chat model behind the Vercel AI SDK: one streamed step per call, tools executed by the caller. */
-export function createChatModel(settings: ModelSettings, apiKey: string | null): ChatModel {
+/**
+ * A chat model behind the Vercel AI SDK: one streamed step per call, tools executed by the caller.
+ * `contextWindow` gives the window Kasten plans with (the model service's, so both agree); Ollama's native
+ * API is told to run the model with it unless the request names the window it was planned for.
+ */
+export function createChatModel(
+  settings: ModelSettings,
+  apiKey: string | null,
+  contextWindow: () => Promise<ContextWindow> = ownResolver(settings, apiKey),
+): ChatModel {
   const model = languageModel(settings, apiKey);
   return {
     name: settings.model,
@@ -37,12 +48,18 @@ export function createChatModel(settings: ModelSettings, apiKey: string | null):
       for (const definition of request.tools) {
         tools[definition.name] = tool({ description: definition.description, inputSchema: definition.input });
       }
+      const numCtx =
+        settings.provider === 'ollama' ? (request.contextWindow ?? (await contextWindow()).tokens) : null;
       let failure: unknown = null;
       const result = streamText({
         model,
         system: request.system,
         messages: toModelMessages(request.messages),
         tools,
+        maxOutputTokens: request.maxOutputTokens,
+        ...(numCtx === null
+          ? {}
+          : { providerOptions: ollamaRequestOptions(numCtx, request.maxOutputTokens) }),
         maxRetries,
         abortSignal: request.signal,
         onError: ({ error }) => {
@@ -61,6 +78,12 @@ export function createChatModel(settings: ModelSettings, apiKey: string | null):
       if (failure !== null) throw describeModelError(failure, settings);
     },
   };
+}
+
+/** The window of `settings`' model, asked once, for a model built without the model service. */
+function ownResolver(settings: ModelSettings, apiKey: string | null): () => Promise<ContextWindow> {
+  const resolver = new ContextWindowResolver();
+  return () => resolver.resolve(settings, apiKey);
 }
 
 /** The provider-neutral events of one streamed step; provider errors go to `onError`. */

@@ -39,6 +39,13 @@ export interface LlmRequest {
   messages: LlmMessage[];
   tools: LlmTool[];
   signal: AbortSignal;
+  /** The longest answer to allow, in tokens: the room the request's plan keeps free for it. */
+  maxOutputTokens?: number;
+  /**
+   * The context window the request was planned for, in tokens. Ollama's native API runs the model with it
+   * (`num_ctx`); without it the model service's resolved window is used. Other providers ignore it.
+   */
+  contextWindow?: number;
 }
 
 /** One step of a conversation with a model: a streamed answer that may end in tool calls. */

@@ -1,16 +1,24 @@
-import type { ContextWindow, ModelSettings } from '../../shared/chat-domain';
+import type { ContextWindow, ContextWindowSource, ModelSettings } from '../../shared/chat-domain';
+import type { ConnectionReport, ModelInfo } from '../../shared/model-domain';
 import { knownContextWindow } from './known-context-windows';
 import { ModelError } from './llm-types';
 import {
-  isOllamaPort,
   isRecord,
   listModels,
+  looksLikeOllama,
   requestJson,
+  serverRoot,
   tokenCount,
   trimmedBaseUrl,
   type FetchFunction,
 } from './model-list';
-import type { ConnectionReport, ModelInfo } from '../../shared/model-domain';
+import {
+  defaultNativeOllamaWindow,
+  nativeOllamaWindow,
+  ollamaVersion,
+  ollamaWindowInForce,
+  type AskServer,
+} from './ollama-context-window';
 
 export { listModels } from './model-list';
 
@@ -43,7 +51,7 @@ export async function testConnection(
     return failed('no-model', `Connected to ${where} (${count}), but no model is chosen.${offered(models)}`);
   }
   if (findModel(settings, models) === undefined) {
-    const pull = isOllamaPort(settings) ? ` Run "ollama pull ${settings.model}" to download it.` : '';
+    const pull = looksLikeOllama(settings) ? ` Run "ollama pull ${settings.model}" to download it.` : '';
     return failed('unknown-model', `${where} has no model "${settings.model}".${offered(models)}${pull}`);
   }
   return {
@@ -72,8 +80,9 @@ function findModel(settings: ModelSettings, models: ModelInfo[]): ModelInfo | un
 }
 
 /**
- * The context window of `settings`' model: the user's override, else the provider's metadata, else the
- * known-families table, else 8,192.
+ * The context window of `settings`' model: the user's override, else the window the server runs the model
+ * with (for Ollama's native API: the one Kasten sets on each request), else the figure the provider lists,
+ * else the known-families table, else 8,192.
  */
 export async function resolveContextWindow(
   settings: ModelSettings,
@@ -83,13 +92,22 @@ export async function resolveContextWindow(
   return (await resolveWithReach(settings, apiKey, fetchImpl)).window;
 }
 
-/** Resolves context windows once per base URL and model for the life of the process. */
+/**
+ * Figures that hold only while the server keeps the model loaded as it is now: they are asked again each
+ * time rather than cached, so a model Ollama reloads with another window is planned for with that one.
+ */
+const inForceNow = new Set<ContextWindowSource>(['ollama-loaded', 'ollama-default', 'server-loaded']);
+
+/**
+ * Resolves context windows once per base URL and model for the life of the process, except figures that
+ * hold only while the model stays loaded as it is, and those of a server that could not be reached.
+ */
 export class ContextWindowResolver {
   private readonly cache = new Map<string, Promise<ContextWindow>>();
 
   constructor(private readonly fetchImpl: FetchFunction = fetch) {}
 
-  /** The context window of `settings`' model; the provider is asked only the first time. */
+  /** The context window of `settings`' model; a settled figure is asked for only the first time. */
   resolve(settings: ModelSettings, apiKey: string | null): Promise<ContextWindow> {
     const user = userContextWindow(settings);
     if (user) return Promise.resolve(user);
@@ -99,7 +117,8 @@ export class ContextWindowResolver {
     const pending: Promise<ContextWindow> = resolveWithReach(settings, apiKey, this.fetchImpl).then(
       ({ window, reached }) => {
         // A server that was down may have the real figure once it is up: ask again next time.
-        if (!reached && this.cache.get(key) === pending) this.cache.delete(key);
+        const again = !reached || inForceNow.has(window.source);
+        if (again && this.cache.get(key) === pending) this.cache.delete(key);
         return window;
       },
     );
@@ -120,17 +139,19 @@ async function resolveWithReach(
 ): Promise<{ window: ContextWindow; reached: boolean }> {
   const user = userContextWindow(settings);
   if (user) return { window: user, reached: true };
-  const metadata = await providerContextWindow(settings, apiKey, fetchImpl);
-  if (metadata.tokens !== null)
-    return { window: { tokens: metadata.tokens, source: 'provider' }, reached: true };
-  return { window: offlineContextWindow(settings), reached: metadata.reached };
+  const served = await serverContextWindow(settings, apiKey, fetchImpl);
+  return { window: served.window ?? offlineContextWindow(settings), reached: served.reached };
 }
 
-/** The context window known without asking the provider: the override, the known-families table, 8,192. */
+/**
+ * The context window known without asking the provider: the override; for Ollama's native API the default
+ * Kasten sends; else the known-families table, else 8,192.
+ */
 export function offlineContextWindow(settings: ModelSettings): ContextWindow {
   const user = userContextWindow(settings);
   if (user) return user;
   const known = knownContextWindow(settings.model);
+  if (settings.provider === 'ollama') return defaultNativeOllamaWindow(known);
   return known
     ? { tokens: known, source: 'known-model' }
     : { tokens: fallbackContextWindow, source: 'fallback' };
@@ -141,55 +162,73 @@ function userContextWindow(settings: ModelSettings): ContextWindow | null {
   return tokens === null ? null : { tokens, source: 'user' };
 }
 
-/** Asks the provider's metadata sources in turn; any failure falls through to the next one. */
-async function providerContextWindow(
+type WindowSource = () => Promise<ContextWindow | null>;
+
+/**
+ * Asks the server in turn for the window it runs the model with, then for figures it lists; any failure
+ * falls through to the next source, a server that cannot be reached ends the search.
+ */
+async function serverContextWindow(
   settings: ModelSettings,
   apiKey: string | null,
   fetchImpl: FetchFunction,
-): Promise<{ tokens: number | null; reached: boolean }> {
-  if (settings.model.trim() === '') return { tokens: null, reached: false };
-  // Ollama and LM Studio serve their native APIs next to the OpenAI one, at the root without /v1.
-  const root = trimmedBaseUrl(settings).replace(/\/v1$/, '');
-  const ask = (url: string, body?: unknown) =>
-    requestJson(settings, apiKey, { url, method: body === undefined ? 'GET' : 'POST', body }, fetchImpl);
-  const listed = async () =>
-    findModel(settings, await listModels(settings, apiKey, fetchImpl))?.contextLength ?? null;
-  const sources =
+): Promise<{ window: ContextWindow | null; reached: boolean }> {
+  if (settings.model.trim() === '') return { window: null, reached: false };
+  const root = serverRoot(settings);
+  const ask: AskServer = (path, body) =>
+    requestJson(
+      settings,
+      apiKey,
+      { url: `${root}${path}`, method: body === undefined ? 'GET' : 'POST', body },
+      fetchImpl,
+    );
+  const listed: WindowSource = async () => {
+    const tokens = findModel(settings, await listModels(settings, apiKey, fetchImpl))?.contextLength ?? null;
+    return tokens === null ? null : { tokens, source: 'provider' };
+  };
+  const sources: WindowSource[] =
     settings.provider === 'anthropic'
       ? [listed]
-      : [
-          async () => ollamaContextLength(await ask(`${root}/api/show`, { model: settings.model })),
-          listed,
-          async () => lmStudioContextLength(await ask(`${root}/api/v0/models`), settings.model),
-        ];
+      : settings.provider === 'ollama'
+        ? [() => nativeOllamaWindow(settings, ask)]
+        : [
+            async () => {
+              const version = await ollamaVersion(settings, ask);
+              return version === null ? null : ollamaWindowInForce(settings, version, ask);
+            },
+            async () => llamaCppWindow(await ask('/props')),
+            async () => lmStudioWindow(await ask('/api/v0/models'), settings.model),
+            listed,
+          ];
   let reached = false;
   for (const source of sources) {
     try {
-      const tokens = await source();
+      const window = await source();
       reached = true;
-      if (tokens !== null) return { tokens, reached };
+      if (window !== null) return { window, reached };
     } catch (error) {
       // Any other failure is an answer from the server; a refused connection will not differ next time.
-      if (error instanceof ModelError && error.kind === 'unreachable') return { tokens: null, reached };
+      if (error instanceof ModelError && error.kind === 'unreachable') return { window: null, reached };
       reached = true;
     }
   }
-  return { tokens: null, reached };
+  return { window: null, reached };
 }
 
-/** Ollama's `/api/show` names the figure after the architecture: `llama.context_length`, `qwen2.context_length`… */
-function ollamaContextLength(body: unknown): number | null {
-  const info = isRecord(body) && isRecord(body.model_info) ? body.model_info : {};
-  for (const [key, value] of Object.entries(info)) {
-    if (key.endsWith('.context_length') && tokenCount(value) !== null) return tokenCount(value);
-  }
-  return null;
+/** llama.cpp's server: the window of each slot, `--ctx-size` divided among `--parallel` slots. */
+function llamaCppWindow(props: unknown): ContextWindow | null {
+  const settings = isRecord(props) ? props.default_generation_settings : undefined;
+  const tokens = isRecord(settings) ? tokenCount(settings.n_ctx) : null;
+  return tokens === null ? null : { tokens, source: 'server-loaded' };
 }
 
 /** LM Studio's native list: the length the model is loaded with, else the most it supports. */
-function lmStudioContextLength(body: unknown, model: string): number | null {
+function lmStudioWindow(body: unknown, model: string): ContextWindow | null {
   const data = isRecord(body) && Array.isArray(body.data) ? (body.data as unknown[]) : [];
   const entry = data.find((candidate) => isRecord(candidate) && candidate.id === model);
   if (!isRecord(entry)) return null;
-  return tokenCount(entry.loaded_context_length) ?? tokenCount(entry.max_context_length);
+  const loaded = tokenCount(entry.loaded_context_length);
+  if (loaded !== null) return { tokens: loaded, source: 'server-loaded' };
+  const max = tokenCount(entry.max_context_length);
+  return max === null ? null : { tokens: max, source: 'provider' };
 }

@@ -21,6 +21,7 @@ export async function listModels(
   fetchImpl: FetchFunction = fetch,
   signal?: AbortSignal,
 ): Promise<ModelInfo[]> {
+  if (settings.provider === 'ollama') return listOllamaModels(settings, apiKey, fetchImpl, signal);
   // Anthropic pages its list 20 at a time by default.
   const query = settings.provider === 'anthropic' ? '?limit=1000' : '';
   const url = `${trimmedBaseUrl(settings)}/models${query}`;
@@ -33,13 +34,44 @@ export async function listModels(
       'bad-request',
     );
   }
-  return data.flatMap(toModelInfo).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return sortedById(data.flatMap(toModelInfo));
+}
+
+/** Ollama's native list, `/api/tags`: names only; the window comes from `/api/show`. */
+async function listOllamaModels(
+  settings: ModelSettings,
+  apiKey: string | null,
+  fetchImpl: FetchFunction,
+  signal?: AbortSignal,
+): Promise<ModelInfo[]> {
+  const url = `${serverRoot(settings)}/api/tags`;
+  const body = await requestJson(settings, apiKey, { url, signal }, fetchImpl);
+  const models = isRecord(body) ? (body.models ?? []) : undefined;
+  if (!Array.isArray(models)) {
+    throw new ModelError(
+      `${settings.baseUrl} did not answer GET /api/tags with a list of models. Is it Ollama?`,
+      'bad-request',
+    );
+  }
+  return sortedById(
+    models.flatMap((entry: unknown) => {
+      const name = isRecord(entry) ? (entry.name ?? entry.model) : undefined;
+      return typeof name === 'string' ? [{ id: name, contextLength: null }] : [];
+    }),
+  );
+}
+
+function sortedById(models: ModelInfo[]): ModelInfo[] {
+  return models.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 function toModelInfo(entry: unknown): ModelInfo[] {
   if (!isRecord(entry) || typeof entry.id !== 'string') return [];
-  // OpenRouter says `context_length`, LM Studio `max_context_length`.
-  const contextLength = tokenCount(entry.context_length) ?? tokenCount(entry.max_context_length);
+  // OpenRouter says `context_length`, LM Studio `max_context_length`, llama.cpp `meta.n_ctx_train`.
+  const contextLength =
+    tokenCount(entry.context_length) ??
+    tokenCount(entry.max_context_length) ??
+    (isRecord(entry.meta) ? tokenCount(entry.meta.n_ctx_train) : null);
   return [{ id: entry.id, contextLength }];
 }
 
@@ -111,7 +143,11 @@ function refusal(settings: ModelSettings, apiKey: string | null, status: number,
   if (status >= 500) return new ModelError(`${where} failed with ${status}${said}.`, 'server');
   if (status === 404) {
     const hint =
-      settings.provider === 'openai-compatible' ? ' (OpenAI-compatible servers usually end in /v1)' : '';
+      settings.provider === 'openai-compatible'
+        ? ' (OpenAI-compatible servers usually end in /v1)'
+        : settings.provider === 'ollama'
+          ? " (Ollama's native API is at the server root, e.g. http://127.0.0.1:11434)"
+          : '';
     return new ModelError(
       `${where} answered 404 Not Found${said}. Check the base URL${hint}.`,
       'bad-request',
@@ -123,7 +159,7 @@ function refusal(settings: ModelSettings, apiKey: string | null, status: number,
 /** Says in words why the server could not be reached: refused, unknown host, no answer in time. */
 function unreachable(settings: ModelSettings, error: unknown): ModelError {
   const url = new URL(trimmedBaseUrl(settings));
-  const running = isOllamaPort(settings) ? 'Is Ollama running?' : 'Is the server running?';
+  const running = looksLikeOllama(settings) ? 'Is Ollama running?' : 'Is the server running?';
   const name = error instanceof Error ? error.name : '';
   const code = errorCodes(error).find((entry) => entry !== '') ?? '';
   let reason: string;
@@ -166,6 +202,20 @@ function errorDetail(body: string): string | null {
 /** Ollama's default port: the one hint that the server is Ollama before it answers. */
 export function isOllamaPort(settings: ModelSettings): boolean {
   return URL.canParse(settings.baseUrl) && new URL(settings.baseUrl).port === '11434';
+}
+
+/** The settings name Ollama: its native API, or its OpenAI-compatible one on Ollama's port. */
+export function looksLikeOllama(settings: ModelSettings): boolean {
+  return settings.provider === 'ollama' || isOllamaPort(settings);
+}
+
+/**
+ * Where a server's own API lives: Ollama and LM Studio serve theirs at the root, beside `/v1`. For the
+ * native Ollama provider a base URL typed with `/api` or `/v1` is taken to mean the same server.
+ */
+export function serverRoot(settings: ModelSettings): string {
+  const base = trimmedBaseUrl(settings);
+  return settings.provider === 'ollama' ? base.replace(/\/(api|v1)$/, '') : base.replace(/\/v1$/, '');
 }
 
 /** The base URL without a trailing slash, so paths can be appended. */

@@ -109,10 +109,15 @@ export class ModelService {
     return model;
   }
 
-  /** The model to summarize notes with, or null when none is chosen. */
+  /**
+   * The model to summarize notes with, or null when none is chosen. Over Ollama's native API it runs with
+   * the window `contextWindow` reports, so what is planned for is what the server uses.
+   */
   configuredModel(): ChatModel | null {
     const settings = this.settings.get();
-    return settings.model.trim() === '' ? null : createChatModel(settings, this.keys.key(settings));
+    if (settings.model.trim() === '') return null;
+    const key = this.keys.key(settings);
+    return createChatModel(settings, key, () => this.windows.resolve(settings, key));
   }
 
   /** The configured model's name, or null when none is chosen. */

@@ -3,10 +3,10 @@ import type { SummarySettings } from '../../shared/model-domain';
 import type { SqliteDatabase } from '../storage/database';
 import { SettingsTable } from '../storage/settings-table';
 
-/** Ollama on this machine, the default provider. */
+/** Ollama on this machine through its native API, so that Kasten can set the window it runs with. */
 export const defaultModelSettings: ModelSettings = {
-  provider: 'openai-compatible',
-  baseUrl: 'http://127.0.0.1:11434/v1',
+  provider: 'ollama',
+  baseUrl: 'http://127.0.0.1:11434',
   model: '',
   apiKeyEnv: null,
   contextWindow: null,
@@ -25,7 +25,17 @@ export class ModelSettingsStore {
   }
 
   get(): ModelSettings {
-    return { ...defaultModelSettings, ...this.read<Partial<ModelSettings>>('model'), ...this.overrides };
+    const settings = {
+      ...defaultModelSettings,
+      ...this.read<Partial<ModelSettings>>('model'),
+      ...this.overrides,
+    };
+    // `--base-url http://…/v1` alone names an OpenAI-compatible server: Ollama's native API is never at /v1.
+    const openAiUrl = this.overrides.baseUrl !== undefined && /\/v1\/*$/.test(this.overrides.baseUrl);
+    if (openAiUrl && this.overrides.provider === undefined && settings.provider === 'ollama') {
+      return { ...settings, provider: 'openai-compatible' };
+    }
+    return settings;
   }
 
   set(settings: ModelSettings): ModelSettings {

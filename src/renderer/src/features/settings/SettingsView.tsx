@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { ModelSettings, ProviderKind } from '../../../../shared/chat-domain';
+import { ContextWindowNote } from './ContextWindowNote';
 import { KeyConfirmation } from './KeyConfirmation';
 import { presetOf, presets } from './model-presets';
-import { useSettingsStore, windowSources } from './settings-store';
+import { useSettingsStore } from './settings-store';
 import { SummarySettings } from './SummarySettings';
 
 /** The settings dialog: Escape or a click outside closes it. */
@@ -102,6 +103,7 @@ function ModelForm({ saved: savedSettings }: { saved: ModelSettings }) {
             value={draft.provider}
             onChange={(event) => change({ provider: event.target.value as ProviderKind })}
           >
+            <option value="ollama">Ollama (native)</option>
             <option value="openai-compatible">OpenAI-compatible</option>
             <option value="anthropic">Anthropic</option>
           </select>
@@ -158,12 +160,13 @@ function ModelForm({ saved: savedSettings }: { saved: ModelSettings }) {
             }
           />
         </label>
-        <p className="field-note" data-testid="context-window">
-          {window
-            ? `${window.tokens.toLocaleString()} tokens, from ${windowSources[window.source]}.`
-            : 'Resolving…'}{' '}
-          Leave empty to use the model's own figure.
-        </p>
+        <ContextWindowNote
+          saved={setup.settings}
+          window={window}
+          onUseNativeOllama={() =>
+            change({ provider: 'ollama', baseUrl: draft.baseUrl.replace(/\/v1\/*$/, '') })
+          }
+        />
       </section>
 
       <section className="settings-section" aria-label="API key">

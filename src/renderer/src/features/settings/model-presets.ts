@@ -9,7 +9,14 @@ export interface Preset {
 }
 
 export const presets: Preset[] = [
-  { name: 'Ollama', provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', apiKeyEnv: null },
+  { name: 'Ollama', provider: 'ollama', baseUrl: 'http://127.0.0.1:11434', apiKeyEnv: null },
+  // Settings saved before Kasten spoke Ollama's native API; it cannot set the window there.
+  {
+    name: 'Ollama (OpenAI-compatible API)',
+    provider: 'openai-compatible',
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    apiKeyEnv: null,
+  },
   { name: 'LM Studio', provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:1234/v1', apiKeyEnv: null },
   {
     name: 'llama.cpp server',

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ContextWindow, ModelSettings } from '../../../../shared/chat-domain';
+import type { ContextWindow, ContextWindowSource, ModelSettings } from '../../../../shared/chat-domain';
 import type {
   ConnectionReport,
   ModelInfo,
@@ -165,9 +165,15 @@ export function startSettingsSync(): void {
   kasten.summaries.onProgress((summaries) => useSettingsStore.setState({ summaries }));
 }
 
-export const windowSources: Record<ContextWindow['source'], string> = {
-  user: 'your override',
-  provider: 'the provider',
+/** Where a context window figure came from, in words that follow "from". */
+export const windowSources: Record<ContextWindowSource, string> = {
+  user: 'your setting',
+  'ollama-num-ctx': "Kasten's default, set on each request (num_ctx)",
+  modelfile: "the model's Modelfile (num_ctx)",
+  'ollama-loaded': 'the window Ollama has the model loaded with',
+  'ollama-default': "Ollama's default, which its OpenAI-compatible API cannot change",
+  'server-loaded': 'the window the server runs the model with',
+  provider: "the provider's model list",
   'known-model': 'the known-models table',
   fallback: 'the fallback: nothing better is known',
 };
