@@ -3,6 +3,7 @@
 import { cpus, totalmem } from 'node:os';
 import { measureChatTurns } from './bench/chat-turn.ts';
 import { measureColdStart } from './bench/cold-start.ts';
+import { measureContextAssembly } from './bench/context-assembly.ts';
 import { machineCheckMs } from './bench/machine-check.ts';
 import { combineRuns, measureEngine } from './bench/vault-engine.ts';
 
@@ -12,7 +13,7 @@ const engineRuns = Number(process.env.BENCH_ENGINE_RUNS ?? 3);
 const sizes = (process.env.BENCH_NOTES ?? '1000,10000').split(',').map(Number);
 // Sections to run, e.g. BENCH_ONLY=chat; all of them by default.
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
-const wanted = (section: 'start' | 'engine' | 'chat') => !only || only.includes(section);
+const wanted = (section: 'start' | 'engine' | 'chat' | 'context') => !only || only.includes(section);
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -106,6 +107,22 @@ if (wanted('chat')) {
     console.log(
       `| ${name.padEnd(44)} | ${chat.lengths.map((f) => cell(value(f))).join(' | ')} | ${cell(bar)} |`,
     );
+  }
+}
+
+if (wanted('context')) {
+  const context = await measureContextAssembly();
+  console.log('\nContext engine, in process, ms: counting, and assembling a request per turn (hybrid)\n');
+  console.log(`| ${'measure'.padEnd(52)} | ${cell('p50')} | ${cell('p95')} | ${cell('bar')} |`);
+  console.log(`| ${'-'.repeat(52)} | ---------: | ---------: | ---------: |`);
+  const row = (name: string, values: number[], bar: string) =>
+    console.log(
+      `| ${name.padEnd(52)} | ${cell(percentile(values, 50).toFixed(2))} | ${cell(percentile(values, 95).toFixed(2))} | ${cell(bar)} |`,
+    );
+  row('count a 2 KB message, first time', context.countMs, '≤ 0.5 ms');
+  for (const { messages, window, turnMs } of context.lengths) {
+    const bar = messages >= 5000 ? '≤ 30 ms' : messages >= 500 ? '≤ 15 ms' : '';
+    row(`assemble + count, ${messages} messages, ${window / 1024}k window`, turnMs, bar);
   }
 }
 

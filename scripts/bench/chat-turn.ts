@@ -4,16 +4,13 @@
 // at once; the time spent inside it is measured and subtracted.
 //
 // The services are the sources in src/, run in this process (not the built bundle, which exports no
-// ChatService): src imports have no extensions and use parameter properties, which
-// --experimental-strip-types cannot run, so `loadSources` registers module hooks that add the `.ts` and
-// transform (not just strip) the TypeScript of files under src/ with Node's own stripTypeScriptTypes.
+// ChatService), through the module hooks of source-hooks.ts.
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { registerHooks, stripTypeScriptTypes } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ChatModel, LlmEvent, LlmRequest } from '../../src/main/llm/llm-types.ts';
 import { builtIndexWorker } from '../../test/support/built-worker.ts';
+import { registerSourceHooks } from './source-hooks.ts';
 
 export interface ChatLengthFigures {
   /** Messages in the session before each measured turn. */
@@ -33,36 +30,9 @@ export interface ChatFigures {
 }
 
 const repoRoot = join(import.meta.dirname, '..', '..');
-const sourceRoot = pathToFileURL(join(repoRoot, 'src') + '/').href;
-let hooked = false;
-
-/** Lets this process import src/: extensionless relative imports get `.ts`, and src TypeScript is transformed. */
+/** Lets this process import src/ (see source-hooks.ts). */
 function loadSources() {
-  if (!hooked) {
-    hooked = true;
-    registerHooks({
-      resolve(specifier, context, nextResolve) {
-        if (
-          context.parentURL?.startsWith(sourceRoot) &&
-          /^\.\.?\//.test(specifier) &&
-          !/\.(?:[cm]?[jt]sx?|json)$/.test(specifier)
-        ) {
-          const url = new URL(`${specifier}.ts`, context.parentURL);
-          if (existsSync(fileURLToPath(url))) return nextResolve(url.href, context);
-        }
-        return nextResolve(specifier, context);
-      },
-      load(url, context, nextLoad) {
-        if (!url.startsWith(sourceRoot) || !url.endsWith('.ts')) return nextLoad(url, context);
-        const source = readFileSync(fileURLToPath(url), 'utf8');
-        return {
-          format: 'module',
-          source: stripTypeScriptTypes(source, { mode: 'transform', sourceUrl: url }),
-          shortCircuit: true,
-        };
-      },
-    });
-  }
+  registerSourceHooks();
   return Promise.all([
     import('../../src/main/app-events.ts'),
     import('../../src/main/chat/chat-service.ts'),
@@ -74,6 +44,8 @@ function loadSources() {
     import('../../src/main/summaries/summary-store.ts'),
     import('../../src/main/vault/recent-vaults.ts'),
     import('../../src/main/vault/vault-service.ts'),
+    import('../../src/main/chat/session-context.ts'),
+    import('../../src/main/context/context-engine.ts'),
   ]);
 }
 
@@ -129,6 +101,8 @@ export async function measureChatTurns(
     { SummaryStore },
     { RecentVaults },
     { VaultService },
+    { SessionContext },
+    { ContextEngine },
   ] = await loadSources();
 
   const base = mkdtempSync(join(tmpdir(), 'kasten-bench-chat-'));
@@ -151,21 +125,30 @@ export async function measureChatTurns(
     notes: (paths) => index.noteHashes(paths),
     readNote: (path) => vault.readNote(path),
   });
+  const store = new ChatStore(db);
+  const openVault = () => {
+    const open = vault.summary()!;
+    const tools = {
+      readNote: (path: string) => vault.readNote(path),
+      index,
+      summary: (path: string) => summaries.summaryFor(path)?.text ?? '',
+    };
+    return { root: open.path, name: open.name, tools };
+  };
   const chat = new ChatService({
-    store: new ChatStore(db),
+    store,
     events,
-    vault: () => {
-      const open = vault.summary()!;
-      const tools = {
-        readNote: (path: string) => vault.readNote(path),
-        index,
-        summary: (path: string) => summaries.summaryFor(path)?.text ?? '',
-      };
-      return { root: open.path, name: open.name, tools };
-    },
+    vault: openVault,
     model: () => model,
-    // As the app's budget with the 8,192-token fallback window (the app awaits a cached figure).
-    referenceBudget: async () => Math.floor(8192 * 0.4),
+    context: new SessionContext({
+      engine: new ContextEngine({ calibrations: store.contexts }),
+      store,
+      // The app's fallback window: what it plans with when the server says nothing.
+      window: async () => ({ tokens: 8192, source: 'fallback' }),
+      profile: () => ({ key: model.name, model: model.name }),
+      model: () => model,
+      vault: openVault,
+    }),
   });
 
   try {

@@ -6,6 +6,9 @@ import { AppError } from './app-error';
 import { AppEvents } from './app-events';
 import { ChatService } from './chat/chat-service';
 import { ChatStore } from './chat/chat-store';
+import { SessionContext } from './chat/session-context';
+import { ContextEngine } from './context/context-engine';
+import type { ContextStrategy } from '../shared/context-domain';
 import { ApiKeys, type SecretBox } from './llm/api-keys';
 import { ModelService } from './llm/model-service';
 import { ModelSettingsStore } from './llm/model-settings';
@@ -43,6 +46,10 @@ export interface AppOptions {
   backgroundSummaries?: boolean;
   /** Quiet time after an edit before the edited notes are summarized again (default 15 s). */
   summarySettleMs?: number;
+  /** A strategy for every session of this run (`kasten ask --strategy`), instead of each session's own. */
+  contextStrategy?: ContextStrategy;
+  /** How long one summarization request of a compaction may take (tests shorten it). */
+  compactionTimeoutMs?: number;
 }
 
 /** Everything a host needs: the contract's handlers, the push events, and the lifecycle. */
@@ -52,6 +59,8 @@ export interface KastenApp {
   readonly vault: VaultService;
   readonly index: VaultIndex;
   readonly chat: ChatService;
+  /** The context engine's view of sessions: the meter, compaction, strategies. */
+  readonly context: SessionContext;
   readonly models: ModelService;
   readonly summaries: SummaryQueue;
   start(): Promise<void>;
@@ -107,23 +116,42 @@ export function createApp(options: AppOptions): KastenApp {
     enabled: () => models.backgroundSummaries(),
     settleMs: options.summarySettleMs,
   });
-  const chat = new ChatService({
-    store: new ChatStore(db),
-    events,
-    vault: () => {
-      const open = vault.summary();
-      if (!open) throw new AppError('no-vault', 'No vault is open.');
-      const tools = {
-        readNote: (path: string) => vault.readNote(path),
-        index,
-        summary: (path: string) => summaries.summaryFor(path)?.text ?? '',
+  const chatStore = new ChatStore(db);
+  const openVault = () => {
+    const open = vault.summary();
+    if (!open) throw new AppError('no-vault', 'No vault is open.');
+    const tools = {
+      readNote: (path: string) => vault.readNote(path),
+      index,
+      summary: (path: string) => summaries.summaryFor(path)?.text ?? '',
+    };
+    return { root: open.path, name: open.name, tools };
+  };
+  const context = new SessionContext({
+    engine: new ContextEngine({ calibrations: chatStore.contexts }),
+    store: chatStore,
+    window: () => models.contextWindowWithin(2_000),
+    profile: () => {
+      const settings = modelSettings.get();
+      // Calibration is learned per server and model: the same model name elsewhere may count otherwise.
+      return {
+        key: `${settings.provider} ${settings.baseUrl} ${settings.model}`,
+        model: settings.model,
+        provider: settings.provider === 'anthropic' ? 'anthropic' : 'openai-compatible',
       };
-      return { root: open.path, name: open.name, tools };
     },
     model: () => models.chatModel(),
+    vault: openVault,
+    strategy: options.contextStrategy,
+    compactionTimeoutMs: options.compactionTimeoutMs,
+  });
+  const chat = new ChatService({
+    store: chatStore,
+    events,
+    vault: openVault,
+    model: () => models.chatModel(),
     indexed: () => index.whenIdle(),
-    // Notes linked in a message may fill 40 % of the context window; the rest is for the conversation.
-    referenceBudget: async () => Math.floor((await models.contextWindowWithin(2_000)).tokens * 0.4),
+    context,
   });
 
   const info: AppInfo = {
@@ -168,6 +196,13 @@ export function createApp(options: AppOptions): KastenApp {
       const { session, assistantMessage } = await chat.retry(sessionId);
       return { session, assistantMessage };
     },
+    'context:status': async ({ sessionId, draft }) => context.status(sessionId, draft),
+    'context:compact': async ({ sessionId, focus }) => chat.compact(sessionId, focus),
+    'context:strategy': async ({ sessionId, strategy }) => {
+      context.setStrategy(sessionId, strategy);
+      events.emit('context:changed', { sessionId });
+      return null;
+    },
     'sessions:list': async (input) => chat.list(input?.query),
     'sessions:get': async ({ id }) => chat.session(id),
     'sessions:rename': async ({ id, title }) => {
@@ -205,6 +240,7 @@ export function createApp(options: AppOptions): KastenApp {
     vault,
     index,
     chat,
+    context,
     models,
     summaries,
     async start() {

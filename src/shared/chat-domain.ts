@@ -1,3 +1,4 @@
+import type { ContextStrategy, RequestContext, SessionCompaction } from './context-domain';
 /**
  * Which kind of server answers: Ollama through its native API (Kasten sets the window on each request),
  * any OpenAI-compatible one (LM Studio, llama.cpp, vLLM, OpenAI, OpenRouter, Ollama's `/v1`…) or Anthropic.
@@ -114,6 +115,8 @@ export interface ChatMessage {
   error: string | null;
   usage: TokenUsage | null;
   references: ChatReference[];
+  /** For an answer: what each of its model requests held (the "Context used" view); [] otherwise. */
+  requests: RequestContext[];
   createdAt: string;
   updatedAt: string;
 }
@@ -136,6 +139,10 @@ export interface SessionDocument {
 export interface ChatSession extends SessionSummary {
   messages: ChatMessage[];
   documents: SessionDocument[];
+  /** How the session's requests are fitted to the window. */
+  strategy: ContextStrategy;
+  /** Summaries made of older messages, oldest first; the newest stands for them in the prompt. */
+  compactions: SessionCompaction[];
 }
 
 /** The whole text of a message, its text parts joined. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LinkResolution } from './links/link-resolver';
 import type { ChatMessage, ChatSession, ContextWindow, SessionSummary } from './chat-domain';
+import { contextStrategies, type ContextStatus, type SessionCompaction } from './context-domain';
 import type { ConnectionReport, ModelInfo, ModelSetup, SummaryProgress, SummaryReport } from './model-domain';
 import type {
   AppInfo,
@@ -137,6 +138,19 @@ export const requests = {
       })
       .strict(),
   ),
+  /**
+   * The context meter: what the next request of the session (a new chat without `sessionId`) would hold,
+   * with `draft` — the message being typed, with the notes it links — as its latest message.
+   */
+  'context:status': request<ContextStatus>()(
+    z.object({ sessionId: sessionId.optional(), draft: z.string().max(200_000).optional() }).strict(),
+  ),
+  /** Summarizes the session's older messages now (`/compact [focus]`); the messages themselves stay. */
+  'context:compact': request<{ compaction: SessionCompaction | null; notice: string | null }>()(
+    z.object({ sessionId, focus: z.string().trim().max(2000).optional() }).strict(),
+  ),
+  /** How the session's requests are fitted to the window from now on. */
+  'context:strategy': request<null>()(z.object({ sessionId, strategy: z.enum(contextStrategies) }).strict()),
   /** Stops the answer being written; the text so far is kept, marked stopped. */
   'chat:stop': request<null>()(z.object({ sessionId }).strict()),
   /** Answers the session's last question again. */
@@ -195,6 +209,8 @@ export const events = {
   'index:changed': event<IndexChange>(),
   /** A chat message changed: streamed text, a tool call, its end. */
   'chat:message': event<ChatMessage>(),
+  /** What the next request of a session would hold changed: a request was sent, a tool result came in. */
+  'context:changed': event<{ sessionId: string }>(),
   /** Summaries advanced, finished or were cancelled. */
   'summaries:progress': event<SummaryProgress>(),
 } as const;

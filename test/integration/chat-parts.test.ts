@@ -32,7 +32,13 @@ describe('an answer is saved part by part', () => {
     `);
     db.close();
     app = await startIndexedApp(workspace.dataDir, workspace.vault, {
-      model: { provider: 'openai-compatible', baseUrl: `${server.url}/v1`, model: 'scripted-model' },
+      // A window that holds 250 calls a step: this test is about saving, not fitting.
+      model: {
+        provider: 'openai-compatible',
+        baseUrl: `${server.url}/v1`,
+        model: 'scripted-model',
+        contextWindow: 1_000_000,
+      },
     });
   });
   afterEach(async () => {

@@ -12,7 +12,8 @@ export async function kasten(...argv: string[]) {
     indexWorker: builtIndexWorker,
     stdout: (text) => out.push(text),
     stderr: (text) => err.push(text),
-    untilStopped: async () => undefined,
+    // Never asked to stop: `ask` runs to its end, `serve` is not run this way.
+    untilStopped: () => new Promise<void>(() => {}),
   });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }

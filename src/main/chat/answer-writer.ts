@@ -1,12 +1,13 @@
 import { messageText, type ChatMessage } from '../../shared/chat-domain';
 import { citedNumbers, parseCitations } from '../../shared/chat/citations';
 import type { AppEvents } from '../app-events';
-import type { ChatModel, LlmMessage } from '../llm/llm-types';
+import type { RequestContext } from '../../shared/context-domain';
+import type { ChatModel } from '../llm/llm-types';
 import { answerLeaseMs, answerLeaseRenewMs, currentOwner } from './answer-owner';
 import type { ChatStore } from './chat-store';
 import { addReference, runTurn, type TurnEnd, type TurnState } from './chat-turn';
 import type { ToolVault } from './note-locator';
-import { systemPrompt } from './system-prompt';
+import type { RequestPlanner } from './request-planner';
 import { Throttle } from './throttle';
 
 /** A structural change (a part added, a tool's result) is saved within this time, text within `saveEveryMs`. */
@@ -20,8 +21,8 @@ export interface AnswerOptions {
   sessionId: string;
   model: ChatModel;
   vault: { name: string; tools: ToolVault };
-  /** The conversation so far, ending with the question. */
-  history: LlmMessage[];
+  /** Plans each request of the answer from the conversation and the question. */
+  planner: RequestPlanner;
   stepLimit: number;
   /** Streamed text is written to the database at least this often. */
   saveEveryMs: number;
@@ -53,6 +54,7 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
     owner: { owner: currentOwner(), leaseUntil: leaseUntil() },
   });
   const controller = new AbortController();
+  const requests: RequestContext[] = [];
   const state: TurnState = {
     parts: [],
     changed: new Set(),
@@ -61,14 +63,16 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
   };
   // A failed save or event ends the answer with that error instead of escaping from a timer.
   let failure: unknown = null;
-  const guarded = (work: () => void) => () => {
-    try {
-      work();
-    } catch (error) {
-      failure ??= error;
-      controller.abort();
-    }
-  };
+  const guarded =
+    <Args extends unknown[]>(work: (...args: Args) => void) =>
+    (...args: Args) => {
+      try {
+        work(...args);
+      } catch (error) {
+        failure ??= error;
+        controller.abort();
+      }
+    };
   const saves = new Throttle(
     guarded(() => {
       store.updateMessage(assistant.id, { parts: state.parts, changedParts: state.changed });
@@ -83,9 +87,15 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
         ...assistant,
         parts: [...state.parts],
         references: [...state.references],
+        requests: [...requests],
         updatedAt: new Date().toISOString(),
       }),
     ),
+    announceEveryMs,
+  );
+  // The meter follows the answer: a request planned, its usage reported, a tool result come in.
+  const contextChanges = new Throttle(
+    guarded(() => events.emit('context:changed', { sessionId })),
     announceEveryMs,
   );
   const lease = setInterval(
@@ -97,8 +107,12 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
   const done = runTurn(
     {
       model,
-      system: systemPrompt(vault.name),
-      history: options.history,
+      requests: options.planner,
+      onRequest: guarded((position, context) => {
+        requests[position] = context;
+        store.contexts.putRequest(assistant.id, position, context);
+        contextChanges.request();
+      }),
       vault: vault.tools,
       numbers: (path, title) => store.documentNumber(sessionId, path, title),
       stepLimit: options.stepLimit,
@@ -106,6 +120,7 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
       onChange: (_state, structural) => {
         saves.request(structural ? structuralSaveMs : options.saveEveryMs);
         announcements.request();
+        if (structural) contextChanges.request();
       },
     },
     state,
@@ -113,6 +128,7 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
     clearInterval(lease);
     saves.cancel();
     announcements.cancel();
+    contextChanges.cancel();
     const end: TurnEnd =
       failure === null
         ? turnEnd
@@ -121,6 +137,7 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
       ...assistant,
       parts: state.parts,
       references: state.references,
+      requests,
       status: end.status,
       error: end.status === 'error' ? end.error : null,
       usage: state.usage,
@@ -142,6 +159,7 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
     }
     options.onSettled();
     events.emit('chat:message', finished);
+    events.emit('context:changed', { sessionId });
     return finished;
   });
   return { assistant, controller, done };

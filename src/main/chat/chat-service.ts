@@ -1,5 +1,4 @@
 import {
-  messageText,
   type ChatMessage,
   type ChatSession,
   type MessagePart,
@@ -7,12 +6,13 @@ import {
 } from '../../shared/chat-domain';
 import { AppError } from '../app-error';
 import type { AppEvents } from '../app-events';
-import type { ChatModel, LlmMessage } from '../llm/llm-types';
+import type { ChatModel } from '../llm/llm-types';
 import { answerAbandoned } from './answer-owner';
 import { writeAnswer } from './answer-writer';
 import type { ChatStore } from './chat-store';
-import { directReferences } from './direct-references';
+import type { DirectReferences } from './direct-references';
 import type { ToolVault } from './note-locator';
+import type { SessionContext } from './session-context';
 
 export interface ChatServiceOptions {
   store: ChatStore;
@@ -26,8 +26,8 @@ export interface ChatServiceOptions {
    * and what the tools search and read, are looked up in it.
    */
   indexed?: () => Promise<void>;
-  /** Tokens the notes linked in one message may take in the request. */
-  referenceBudget: () => number | Promise<number>;
+  /** The context engine's view of sessions: plans every request of an answer. */
+  context: SessionContext;
   stepLimit?: number;
   /** Streamed text is written to the database at least this often. */
   saveEveryMs?: number;
@@ -43,7 +43,7 @@ export interface StartedTurn {
 
 /** Chat sessions of the open vault: sending, streaming, stopping and retrying answers. */
 export class ChatService {
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<ChatMessage> }>();
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
 
   constructor(private readonly options: ChatServiceOptions) {}
 
@@ -105,8 +105,7 @@ export class ChatService {
       ? this.options.store.sessionSummary(input.sessionId)
       : store.createSession(vault.root, titleFrom(text));
     this.assertIdle(session.id);
-    const numbers = (path: string, title: string) => store.documentNumber(session.id, path, title);
-    const direct = await directReferences(text, vault.tools, numbers, await this.options.referenceBudget());
+    const direct = await this.options.context.references(session.id, text);
     const parts: MessagePart[] = [{ type: 'text', step: 0, text }];
     if (direct.context) parts.push({ type: 'context', step: 0, text: direct.context });
     const userMessage = store.addMessage(session.id, {
@@ -116,7 +115,7 @@ export class ChatService {
       model: null,
     });
     store.addReferences(userMessage.id, direct.references);
-    const started = this.answer(session.id, model);
+    const started = await this.answer(session.id, model, direct);
     return {
       ...started,
       session: this.options.store.sessionSummary(session.id),
@@ -134,8 +133,32 @@ export class ChatService {
       .messages.filter((message) => message.role === 'user')
       .at(-1);
     if (!last) throw new AppError('invalid-input', 'There is no question to retry in this session.');
-    const started = this.answer(sessionId, this.options.model());
+    const words = last.parts.find((part) => part.type === 'text')?.text ?? '';
+    const direct = await this.options.context.references(sessionId, words);
+    this.assertIdle(sessionId);
+    const started = await this.answer(sessionId, this.options.model(), direct);
     return { ...started, session: this.options.store.sessionSummary(sessionId), userMessage: null };
+  }
+
+  /**
+   * `/compact [focus]`: summarizes the session's older messages now; the messages stay. Runs like an
+   * answer: one at a time per session, and Stop cancels it.
+   */
+  async compact(sessionId: string, focus?: string) {
+    this.assertIdle(sessionId);
+    this.options.model();
+    const controller = new AbortController();
+    const done = this.options.context.compact(sessionId, focus, controller.signal);
+    this.running.set(sessionId, { controller, done: done.catch(() => null) });
+    try {
+      return await done;
+    } catch (error) {
+      if (controller.signal.aborted) return { compaction: null, notice: 'Compacting was stopped.' };
+      throw error;
+    } finally {
+      this.running.delete(sessionId);
+      this.options.events.emit('context:changed', { sessionId });
+    }
   }
 
   /** Aborts the running answer; what was streamed so far is kept and marked stopped. */
@@ -163,15 +186,22 @@ export class ChatService {
     }
   }
 
-  private answer(sessionId: string, model: ChatModel): Omit<StartedTurn, 'session' | 'userMessage'> {
+  private async answer(
+    sessionId: string,
+    model: ChatModel,
+    direct: DirectReferences,
+  ): Promise<Omit<StartedTurn, 'session' | 'userMessage'>> {
     const { store, events } = this.options;
+    const messages = store.session(sessionId).messages;
+    const planner = await this.options.context.planner(sessionId, messages, direct, model);
+    this.assertIdle(sessionId);
     const { assistant, controller, done } = writeAnswer({
       store,
       events,
       sessionId,
       model,
       vault: this.options.vault(),
-      history: historyOf(store.session(sessionId).messages),
+      planner,
       stepLimit: this.options.stepLimit ?? 8,
       saveEveryMs: this.options.saveEveryMs ?? 500,
       // Before the last event, so that whoever hears it may send the next message at once.
@@ -180,23 +210,6 @@ export class ChatService {
     this.running.set(sessionId, { controller, done });
     return { assistantMessage: assistant, done };
   }
-}
-
-/** The conversation as the model sees it: questions with their linked notes, and the answers given. */
-function historyOf(messages: ChatMessage[]): LlmMessage[] {
-  const history: LlmMessage[] = [];
-  for (const message of messages) {
-    if (message.role === 'user') {
-      const text = message.parts
-        .map((part) => (part.type === 'tool-call' ? '' : part.text))
-        .filter(Boolean)
-        .join('\n\n');
-      history.push({ role: 'user', text });
-    } else if (message.status !== 'error' && messageText(message).trim() !== '') {
-      history.push({ role: 'assistant', text: messageText(message), toolCalls: [] });
-    }
-  }
-  return history;
 }
 
 function titleFrom(text: string): string {

@@ -12,6 +12,7 @@ import type {
 import { AppError } from '../app-error';
 import type { SqliteDatabase, SqliteStatement } from '../storage/database';
 import type { AnswerOwner } from './answer-owner';
+import { ContextRecords } from './context-records';
 import { MessageParts } from './message-parts';
 import { StreamingAnswers } from './streaming-answers';
 
@@ -40,6 +41,8 @@ export class ChatStore {
   private readonly parts: MessageParts;
   /** Who writes the answers still streaming, and marking those nobody writes any more. */
   readonly streaming: StreamingAnswers;
+  /** Strategies, request contexts, compactions and calibrations. */
+  readonly contexts: ContextRecords;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -47,6 +50,7 @@ export class ChatStore {
   ) {
     this.parts = new MessageParts(db);
     this.streaming = new StreamingAnswers(db);
+    this.contexts = new ContextRecords(db, now);
   }
 
   createSession(vault: string, title: string): SessionSummary {
@@ -97,12 +101,26 @@ export class ChatStore {
       else references.set(messageId, [reference]);
     }
     const parts = this.parts.ofSession(id);
+    const requests = this.contexts.requestsOfSession(id);
     const messages = this.prepare<[string], MessageRow>(
       `SELECT ${messageColumns} FROM messages WHERE session_id = ? ORDER BY id`,
     )
       .all(id)
-      .map((row) => this.toMessage(row, references.get(row.id) ?? [], parts.get(row.id) ?? []));
-    return { ...summary, messages, documents: this.documents(id) };
+      .map((row) =>
+        this.toMessage(
+          row,
+          references.get(row.id) ?? [],
+          parts.get(row.id) ?? [],
+          requests.get(row.id) ?? [],
+        ),
+      );
+    return {
+      ...summary,
+      messages,
+      documents: this.documents(id),
+      strategy: this.contexts.strategy(id),
+      compactions: this.contexts.compactions(id),
+    };
   }
 
   /** The vault a session belongs to. */
@@ -263,12 +281,14 @@ export class ChatStore {
     row: MessageRow,
     references = this.references(row.id),
     parts = this.parts.of(row.id),
+    requests = this.contexts.requestsOfMessage(row.id),
   ): ChatMessage {
     return {
       ...row,
       parts,
       usage: row.usage ? (JSON.parse(row.usage) as TokenUsage) : null,
       references,
+      requests,
     };
   }
 

@@ -5,17 +5,21 @@ import type {
   ToolCallPart,
   TokenUsage,
 } from '../../shared/chat-domain';
+import type { RequestContext } from '../../shared/context-domain';
+import { recognizeContextLengthError, type ContextLengthError } from '../context/context-length-error';
 import type { ChatModel, LlmMessage, LlmToolCall, LlmToolResult } from '../llm/llm-types';
 import { ModelError } from '../llm/llm-types';
 import type { ToolVault } from './note-locator';
+import type { RequestPlanner } from './request-planner';
 import { citationReminder } from './system-prompt';
-import { runVaultTool, vaultTools, type DocumentNumbers } from './vault-tools';
+import { runVaultTool, type DocumentNumbers } from './vault-tools';
 
 export interface TurnOptions {
   model: ChatModel;
-  system: string;
-  /** The conversation so far, ending with the user's message. */
-  history: LlmMessage[];
+  /** Plans every request from the conversation, the question and this turn's steps so far. */
+  requests: Pick<RequestPlanner, 'plan' | 'reported' | 'overflowed'>;
+  /** Called with what the `position`th request held, and again once the provider reported its usage. */
+  onRequest: (position: number, context: RequestContext) => void;
   vault: ToolVault;
   numbers: DocumentNumbers;
   stepLimit: number;
@@ -47,58 +51,82 @@ export const toolCallCeiling = 256;
  * until the model answers without tools or the step limit is reached. Never throws: the end says why.
  */
 export async function runTurn(options: TurnOptions, state: TurnState): Promise<TurnEnd> {
-  const { model, signal } = options;
-  const messages = [...options.history];
+  const { model, signal, requests } = options;
+  // This turn's steps: the tool calls asked for and their results, sent back with every next request.
+  const messages: LlmMessage[] = [];
   let searched = false;
+  let position = 0;
   try {
     for (let step = 0; step < options.stepLimit; step++) {
       const calls: { part: ToolCallPart; position: number }[] = [];
       const invalid = new Map<string, string>();
       let text: { part: TextPart; position: number } | null = null;
-      const request = searched ? [...messages, { role: 'user' as const, text: citationReminder }] : messages;
+      // Reminders go last and are not kept: each request carries the ones in force now.
+      const reminders = searched ? [citationReminder] : [];
       // Aborted when the model asks for more tool calls than are ever run: its reply is not read further.
       const flood = new AbortController();
       let started = 0;
-      for await (const event of model.stream({
-        system: options.system,
-        messages: request,
-        tools: vaultTools,
-        signal: AbortSignal.any([signal, flood.signal]),
-      })) {
-        if (event.type === 'text') {
-          const added = text === null;
-          text ??= pushPart(state, { type: 'text', step, text: '' });
-          text.part.text += event.text;
-          changed(state, text.position);
-          options.onChange(state, added);
-        } else if (event.type === 'tool-call-started') {
-          // Counted as they start: a reply that writes calls without end is cut off while it streams.
-          if (++started > toolCallCeiling) {
-            flood.abort();
-            break;
+      let request = await requests.plan(step, messages, reminders, false, signal);
+      options.onRequest(position, request.context);
+      let retried = false;
+      for (;;) {
+        const partsBefore = state.parts.length;
+        try {
+          for await (const event of model.stream({
+            system: request.system,
+            messages: request.messages,
+            tools: [...request.tools],
+            maxOutputTokens: request.maxOutputTokens,
+            signal: AbortSignal.any([signal, flood.signal]),
+          })) {
+            if (event.type === 'text') {
+              const added = text === null;
+              text ??= pushPart(state, { type: 'text', step, text: '' });
+              text.part.text += event.text;
+              changed(state, text.position);
+              options.onChange(state, added);
+            } else if (event.type === 'tool-call-started') {
+              // Counted as they start: a reply that writes calls without end is cut off while it streams.
+              if (++started > toolCallCeiling) {
+                flood.abort();
+                break;
+              }
+            } else if (event.type === 'tool-call') {
+              if (calls.length === toolCallCeiling) {
+                flood.abort();
+                break;
+              }
+              calls.push(
+                pushPart(state, {
+                  type: 'tool-call',
+                  step,
+                  id: event.id,
+                  name: event.name,
+                  args: event.input,
+                  ok: null,
+                  output: null,
+                }),
+              );
+              if (event.error) invalid.set(event.id, event.error);
+              options.onChange(state, true);
+            } else {
+              state.usage = addUsage(state.usage, event.usage);
+              options.onRequest(position, requests.reported(request, event.usage.inputTokens));
+            }
           }
-        } else if (event.type === 'tool-call') {
-          if (calls.length === toolCallCeiling) {
-            flood.abort();
-            break;
-          }
-          calls.push(
-            pushPart(state, {
-              type: 'tool-call',
-              step,
-              id: event.id,
-              name: event.name,
-              args: event.input,
-              ok: null,
-              output: null,
-            }),
-          );
-          if (event.error) invalid.set(event.id, event.error);
-          options.onChange(state, true);
-        } else {
-          state.usage = addUsage(state.usage, event.usage);
+          break;
+        } catch (error) {
+          // Refused as too long before anything streamed: once, smaller (PRODUCT.md §6).
+          const overflow = signal.aborted ? null : recognizeContextLengthError(error);
+          if (overflow && retried) throw stillTooLong(overflow, request.context);
+          if (!overflow || state.parts.length !== partsBefore) throw error;
+          retried = true;
+          requests.overflowed(request, overflow);
+          request = await requests.plan(step, messages, reminders, true, signal);
+          options.onRequest(++position, request.context);
         }
       }
+      position++;
       if (flood.signal.aborted) {
         signal.throwIfAborted();
         for (const call of calls) {
@@ -143,7 +171,7 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
       const toolCalls: LlmToolCall[] = calls.map(({ part: call }) => ({
         id: call.id,
         name: call.name,
-        input: call.args,
+        input: sentBack(call.args),
       }));
       messages.push({ role: 'assistant', text: text?.part.text ?? '', toolCalls }, { role: 'tool', results });
     }
@@ -159,6 +187,35 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
       error: `The answer failed: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
+}
+
+/** Arguments longer than this are sent back to the model shortened: its own call needs no repeating. */
+const longestArguments = 2000;
+
+/** A call's arguments as the next request repeats them: whole, or their start with how much was left. */
+function sentBack(args: unknown): unknown {
+  const text = JSON.stringify(args) ?? '';
+  if (text.length <= longestArguments) return args;
+  return {
+    shortened: `${text.slice(0, longestArguments)}… (${text.length - longestArguments} more characters)`,
+  };
+}
+
+/** The retry was refused too: what it needed, what there is, and what the user can do. */
+function stillTooLong(overflow: ContextLengthError, context: RequestContext): ModelError {
+  const needed = overflow.needed ?? context.estimated;
+  const available = overflow.available ?? context.window;
+  const largest = [...context.items]
+    .sort((a, b) => b.tokens - a.tokens)
+    .slice(0, 3)
+    .map((item) => `${item.label} (${item.tokens})`)
+    .join(', ');
+  return new ModelError(
+    `The model's window is still too small for this request, even shortened: it needs ${needed} tokens, ` +
+      `${available} are available. Largest parts: ${largest}. Compact the chat (/compact), remove a linked ` +
+      'note, or start a new chat.',
+    'bad-request',
+  );
 }
 
 function pushPart<P extends MessagePart>(state: TurnState, part: P): { part: P; position: number } {

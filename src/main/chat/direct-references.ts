@@ -1,5 +1,6 @@
 import type { ChatReference } from '../../shared/chat-domain';
 import { extractNote } from '../../shared/markdown/extract-note';
+import type { ContextItemInput } from '../context/context-types';
 import { countTokens } from '../context/token-count';
 import type { ToolVault } from './note-locator';
 import type { DocumentNumbers } from './vault-tools';
@@ -8,7 +9,11 @@ export interface DirectReferences {
   references: ChatReference[];
   /** What the model is given after the user's words; empty when the message links no notes. */
   context: string;
+  /** The same notes as items of the request, each with its summary as the stand-in when it does not fit. */
+  items: ContextItemInput[];
 }
+
+const linkedNotesHeading = 'Notes the user linked in this message:';
 
 /**
  * Resolves the wikilinks of a user's message and decides, in order, whether each note goes to the model
@@ -23,6 +28,7 @@ export async function directReferences(
   const { links } = extractNote(text, 'message.md');
   const references: ChatReference[] = [];
   const blocks: string[] = [];
+  const items: ContextItemInput[] = [];
   const seen = new Set<string>();
   let remaining = budgetTokens;
   for (const link of links) {
@@ -43,7 +49,9 @@ export async function directReferences(
         tokens: null,
         summary: found.reason ?? 'No such note.',
       });
-      blocks.push(`The note [[${link.target}]] does not exist in the vault.`);
+      const missing = `The note [[${link.target}]] does not exist in the vault.`;
+      blocks.push(missing);
+      items.push({ kind: 'reference', label: `[[${link.target}]]`, include: 'direct', text: missing });
       continue;
     }
     const document = numbers(info.path, info.title);
@@ -56,15 +64,24 @@ export async function directReferences(
       content === null ? null : JSON.stringify({ document, title: info.title, path: info.path, content });
     const wholeTokens = whole === null ? Number.POSITIVE_INFINITY : countTokens(whole);
     const inline = wholeTokens <= remaining;
-    const block = inline
-      ? whole!
-      : JSON.stringify({
-          document,
-          title: info.title,
-          path: info.path,
-          summary,
-          note: 'Only the summary fits here: call read_note to read this note.',
-        });
+    const summaryBlock = JSON.stringify({
+      document,
+      title: info.title,
+      path: info.path,
+      summary,
+      note: 'Only the summary fits here: call read_note to read this note.',
+    });
+    const block = inline ? whole! : summaryBlock;
+    items.push({
+      kind: 'reference',
+      label: info.title,
+      path: info.path,
+      include: 'direct',
+      // The whole note when it could be read: the context engine cuts it or sends the summary instead.
+      text: whole ?? block,
+      fallback: summaryBlock,
+      readHint: `call read_note with "${info.path}"`,
+    });
     const tokens = inline ? wholeTokens : countTokens(block);
     remaining -= tokens;
     blocks.push(block);
@@ -82,6 +99,7 @@ export async function directReferences(
   }
   return {
     references,
-    context: blocks.length ? `Notes the user linked in this message:\n${blocks.join('\n')}` : '',
+    context: blocks.length ? `${linkedNotesHeading}\n${blocks.join('\n')}` : '',
+    items,
   };
 }

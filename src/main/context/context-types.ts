@@ -1,22 +1,13 @@
+import type { ContextStrategy, IncludeMode } from '../../shared/context-domain';
 import type { LlmMessage } from '../llm/llm-types';
 
-/** The parts a request is made of; the budget breakdown and the request context use the same names. */
-export type ContextKind =
-  | 'system'
-  | 'tools'
-  | 'rule'
-  | 'pinned'
-  | 'reference'
-  | 'summary'
-  | 'history'
-  | 'attachment'
-  | 'current'
-  | 'tool-results';
-
-/** How an item came into the request. */
-export type IncludeMode = 'always' | 'manual' | 'agent' | 'direct' | 'retrieved' | 'history';
-
-export type ContextStrategy = 'discard' | 'summarize' | 'hybrid';
+export type {
+  ContextKind,
+  ContextStrategy,
+  DroppedItem,
+  IncludeMode,
+  RequestItem,
+} from '../../shared/context-domain';
 
 /** A tool as it is sent to the model: what its schema costs is what is counted. */
 export interface ToolSchema {
@@ -87,30 +78,4 @@ export interface AssembleInput {
   aggressive?: boolean;
   /** `/compact [focus]`: plan a compaction now, whatever the threshold says. */
   compactNow?: { focus?: string };
-}
-
-/** One entry of the request context: what went into the request, how, and what it cost. */
-export interface RequestItem {
-  kind: ContextKind;
-  label: string;
-  path?: string;
-  include: IncludeMode;
-  score?: number;
-  /** Local (uncalibrated) tokens; all items of a request add up to its raw estimate. */
-  tokens: number;
-  /** `cut`: head … tail with a notice; `fallback`: the stand-in; `masked`: old tool results stubbed. */
-  form: 'whole' | 'cut' | 'fallback' | 'masked';
-  /** For history and summary: the database ids of the messages it stands for. */
-  messageIds?: number[];
-}
-
-/** Something offered that is not in the request, and why. */
-export interface DroppedItem {
-  kind: ContextKind;
-  label: string;
-  path?: string;
-  include: IncludeMode;
-  score?: number;
-  tokens: number;
-  reason: string;
 }

@@ -66,10 +66,12 @@ export class TokenCounter {
     return messageOverhead + this.text(name) + this.text(JSON.stringify(input ?? {}));
   }
 
-  /** A tool's schema as it is sent: its name, description and parameters as JSON. */
+  /**
+   * A tool's schema as it is sent: the OpenAI-style function object on the wire, which is also what
+   * chat templates render (the `type` and `function` wrappers are tokens too, a tenth of a small schema).
+   */
   tool(tool: ToolSchema): number {
-    return this.text(
-      JSON.stringify({ name: tool.name, description: tool.description, parameters: tool.parameters }),
-    );
+    const definition = { name: tool.name, description: tool.description, parameters: tool.parameters };
+    return this.text(JSON.stringify({ type: 'function', function: definition }));
   }
 }

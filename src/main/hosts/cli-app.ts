@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ModelSettings } from '../../shared/chat-domain';
-import { createApp, type KastenApp } from '../app';
+import { createApp, type AppOptions, type KastenApp } from '../app';
 import { version } from '../version';
 
 export interface CliAppEnvironment {
@@ -18,6 +18,7 @@ export async function openCliApp(
   vault: string,
   env: CliAppEnvironment,
   model?: Partial<ModelSettings>,
+  extra: Pick<AppOptions, 'contextStrategy'> = {},
 ): Promise<KastenApp> {
   const root = resolve(vault);
   const info = await stat(root).catch(() => null);
@@ -32,6 +33,7 @@ export async function openCliApp(
     watch: false,
     indexWorker: env.indexWorker,
     model,
+    ...extra,
   });
   try {
     await app.start();

@@ -4,6 +4,7 @@ import {
   type ModelSettings,
   type ReferenceKind,
 } from '../../shared/chat-domain';
+import type { ContextStatus, ContextStrategy, RequestContext } from '../../shared/context-domain';
 import type { KastenApp } from '../app';
 import { describeSummaryReport } from '../summaries/summary-queue';
 import { openCliApp } from './cli-app';
@@ -21,16 +22,23 @@ export interface ChatCommandEnvironment {
 }
 
 export interface ChatCommandArguments {
-  command: 'ask' | 'sessions' | 'summarize';
+  command: 'ask' | 'sessions' | 'summarize' | 'context' | 'compact';
   vault: string;
   question?: string;
   sessionId?: string;
   json: boolean;
   model: Partial<ModelSettings>;
+  /** This run's strategy instead of the session's (`--strategy`). */
+  strategy?: ContextStrategy;
+  /** What `compact` should keep in the summary (`--focus`). */
+  focus?: string;
 }
 
 export const chatCommandUsage = `  kasten ask <vault> "question" [--session ID] [--json]     ask the vault; the answer streams, then its references
        [--provider ollama|openai-compatible|anthropic] [--base-url URL] [--model NAME] [--api-key-env NAME]
+       [--strategy discard|summarize|hybrid] [--window N]   how this run fits the model's window
+  kasten context <vault> --session ID [--json]              what the session's next request would hold
+  kasten compact <vault> --session ID [--focus TEXT] [--json]   summarize the session's older messages
   kasten sessions <vault> [--json]                          the vault's chat sessions
   kasten summarize <vault> [--json] [model flags]           summarize notes that have no summary for their content`;
 
@@ -39,8 +47,24 @@ export async function runChatCommand(
   args: ChatCommandArguments,
   env: ChatCommandEnvironment,
 ): Promise<number> {
-  const app = await openCliApp(args.vault, env, args.model);
+  const app = await openCliApp(args.vault, env, args.model, { contextStrategy: args.strategy });
   try {
+    if (args.command === 'context') {
+      const status = await app.context.status(args.sessionId);
+      env.stdout(args.json ? JSON.stringify(status, null, 2) : describeStatus(status));
+      return 0;
+    }
+    if (args.command === 'compact') {
+      const { compaction, notice } = await app.chat.compact(args.sessionId!, args.focus);
+      if (args.json) env.stdout(JSON.stringify({ compaction, notice }, null, 2));
+      else if (compaction) {
+        env.stdout(
+          `Summarized ${compaction.coveredIds.length} messages (${compaction.replacedTokens} tokens) in ${compaction.tokens} tokens:\n\n${compaction.text}`,
+        );
+      }
+      if (notice) env.stderr(`kasten: ${notice}`);
+      return compaction ? 0 : 1;
+    }
     if (args.command === 'sessions') {
       const sessions = app.chat.list();
       env.stdout(
@@ -69,7 +93,10 @@ export async function runChatCommand(
     unsubscribe();
     const session = app.chat.session(turn.session.id);
     const user = session.messages.find((message) => message.id === turn.userMessage?.id);
-    const report = answerReport(session.id, answer, user?.references ?? []);
+    const report = {
+      ...answerReport(session.id, answer, user?.references ?? []),
+      ...contextReport(answer.requests.at(-1), session.compactions.length),
+    };
     if (args.json) env.stdout(JSON.stringify(report, null, 2));
     else {
       const text = messageText(answer);
@@ -131,4 +158,45 @@ function answerReport(sessionId: string, answer: ChatMessage, direct: ChatMessag
     ),
     usage: answer.usage,
   };
+}
+
+/** The last request of the turn: the budget Kasten planned with and what the provider said after. */
+function contextReport(request: RequestContext | undefined, compactions: number) {
+  if (!request) return { context: null, requestContext: [] };
+  return {
+    context: {
+      window: request.window,
+      usable: request.usable,
+      estimated: request.estimated,
+      reported: request.reported,
+      calibration: request.calibration,
+      strategy: request.strategy,
+      compactions,
+      parts: request.parts,
+    },
+    requestContext: request.items.map(({ kind, label, path, include, score, tokens }) => ({
+      kind,
+      label,
+      ...(path === undefined ? {} : { path }),
+      include,
+      ...(score === undefined ? {} : { score }),
+      tokens,
+    })),
+  };
+}
+
+function describeStatus(status: ContextStatus): string {
+  const share = (tokens: number) => `${Math.round((tokens / Math.max(1, status.usable)) * 100)}%`;
+  const lines = [
+    `${status.model}: ${status.estimated} of ${status.usable} usable tokens (window ${status.window}), strategy ${status.strategy}`,
+    ...status.parts.map(
+      (part) => `  ${part.part.padEnd(13)} ${String(part.tokens).padStart(8)}  ${share(part.tokens)}`,
+    ),
+    `Last reported by the server: ${status.reported ?? 'nothing yet'}`,
+    status.calibration.samples > 0
+      ? `Calibration: x${status.calibration.ratio.toFixed(3)} from ${status.calibration.samples} answers`
+      : 'Calibration: none yet (local count)',
+    `Compactions: ${status.compactions}`,
+  ];
+  return lines.join('\n');
 }

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { contextStrategies, type ContextStrategy } from '../../shared/context-domain';
 import { createApp } from '../app';
 import type { ModelSettings } from '../../shared/chat-domain';
 import { resolveDataDir } from '../data-dir';
@@ -70,6 +71,9 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
         model: { type: 'string' },
         'api-key-env': { type: 'string' },
         'no-summaries': { type: 'boolean' },
+        strategy: { type: 'string' },
+        window: { type: 'string' },
+        focus: { type: 'string' },
         'data-dir': { type: 'string' },
       },
     });
@@ -84,8 +88,7 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
   }
   const dataDir = resolveDataDir(values['data-dir']);
   if (isVaultCommand(command)) return vaultCommand(command, rest, values, dataDir, env);
-  if (command === 'ask' || command === 'sessions' || command === 'summarize')
-    return chatCommand(command, rest, values, dataDir, env);
+  if (isChatCommand(command)) return chatCommand(command, rest, values, dataDir, env);
   if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}".`);
 
   if (command === 'info') {
@@ -145,8 +148,27 @@ function modelFlags(values: Record<string, string | boolean | undefined>): Parti
   );
 }
 
+const chatCommands = ['ask', 'sessions', 'summarize', 'context', 'compact'] as const;
+
+function isChatCommand(command: string): command is (typeof chatCommands)[number] {
+  return (chatCommands as readonly string[]).includes(command);
+}
+
+/** --strategy and --window: how this run fits requests to the model's window. */
+function contextFlags(values: Record<string, string | boolean | undefined>) {
+  const { strategy, window } = values;
+  if (strategy !== undefined && !(contextStrategies as readonly unknown[]).includes(strategy))
+    throw new UsageError(`--strategy must be ${contextStrategies.join(', ')}, not "${String(strategy)}".`);
+  const tokens = window === undefined ? undefined : Number(window);
+  if (tokens !== undefined && (!Number.isInteger(tokens) || tokens < 512 || tokens > 10_000_000))
+    throw new UsageError(
+      `--window must be a number of tokens from 512 to 10000000, not "${String(window)}".`,
+    );
+  return { strategy: strategy as ContextStrategy | undefined, window: tokens };
+}
+
 function chatCommand(
-  command: 'ask' | 'sessions' | 'summarize',
+  command: (typeof chatCommands)[number],
   rest: string[],
   values: Record<string, string | boolean | undefined>,
   dataDir: string,
@@ -159,9 +181,13 @@ function chatCommand(
   const unexpected = command === 'ask' ? extra : question;
   if (unexpected !== undefined) throw new UsageError(`Unexpected argument "${unexpected}".`);
   const sessionId = typeof values.session === 'string' ? values.session : undefined;
-  const model = modelFlags(values);
+  if ((command === 'context' || command === 'compact') && sessionId === undefined)
+    throw new UsageError(`kasten ${command} needs --session ID.`);
+  const { strategy, window } = contextFlags(values);
+  const model = { ...modelFlags(values), ...(window === undefined ? {} : { contextWindow: window }) };
+  const focus = typeof values.focus === 'string' ? values.focus : undefined;
   return runChatCommand(
-    { command, vault, question, sessionId, json: values.json === true, model },
+    { command, vault, question, sessionId, json: values.json === true, model, strategy, focus },
     {
       dataDir,
       resourcesDir: env.resourcesDir,

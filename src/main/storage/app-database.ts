@@ -96,6 +96,29 @@ export const appMigrations: readonly Migration[] = [
       ALTER TABLE messages ADD COLUMN lease_until INTEGER;
       CREATE INDEX messages_streaming ON messages(id) WHERE status = 'streaming';
     `),
+  // Context management: how each session fits its requests to the window, what every request of an
+  // answer held, and the summaries that stand for older messages in the prompt (the messages stay).
+  (db) =>
+    db.exec(`
+      ALTER TABLE sessions ADD COLUMN strategy TEXT NOT NULL DEFAULT 'hybrid';
+      CREATE TABLE request_contexts (
+        message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        context TEXT NOT NULL,
+        PRIMARY KEY (message_id, position)
+      ) WITHOUT ROWID;
+      CREATE TABLE compactions (
+        id INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        text TEXT NOT NULL,
+        covered_ids TEXT NOT NULL,
+        tokens INTEGER NOT NULL,
+        replaced_tokens INTEGER NOT NULL,
+        focus TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX compactions_session ON compactions(session_id, id);
+    `),
 ];
 
 export function openAppDatabase(dataDir: string, onNotice?: (message: string) => void): SqliteDatabase {

@@ -67,7 +67,7 @@ describe('counting', () => {
     );
   });
 
-  it('counts a tool schema as the JSON of its name, description and parameters', () => {
+  it('counts a tool schema as the function object sent on the wire', () => {
     const [schema] = toolSchemasOf([
       { name: 'read_note', description: 'Read a note.', input: z.object({ note: z.string() }) },
     ]);
@@ -79,7 +79,10 @@ describe('counting', () => {
     });
     expect(o200k.tool(schema!)).toBe(
       o200k.text(
-        JSON.stringify({ name: 'read_note', description: 'Read a note.', parameters: schema!.parameters }),
+        JSON.stringify({
+          type: 'function',
+          function: { name: 'read_note', description: 'Read a note.', parameters: schema!.parameters },
+        }),
       ),
     );
   });

@@ -29,6 +29,7 @@ describe('preload', () => {
       'app',
       'attachments',
       'chat',
+      'context',
       'index',
       'links',
       'models',

@@ -1,0 +1,39 @@
+// Benchmarks run the services from src/ in their own process (the built bundle exports no services):
+// src imports have no extensions and use parameter properties, which --experimental-strip-types cannot
+// run, so these module hooks add the `.ts` and transform (not just strip) the TypeScript of files
+// under src/ with Node's own stripTypeScriptTypes.
+import { existsSync, readFileSync } from 'node:fs';
+import { registerHooks, stripTypeScriptTypes } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const sourceRoot = pathToFileURL(join(import.meta.dirname, '..', '..', 'src') + '/').href;
+let hooked = false;
+
+/** Lets this process import src/: extensionless relative imports get `.ts`, and src TypeScript is transformed. */
+export function registerSourceHooks(): void {
+  if (hooked) return;
+  hooked = true;
+  registerHooks({
+    resolve(specifier, context, nextResolve) {
+      if (
+        context.parentURL?.startsWith(sourceRoot) &&
+        /^\.\.?\//.test(specifier) &&
+        !/\.(?:[cm]?[jt]sx?|json)$/.test(specifier)
+      ) {
+        const url = new URL(`${specifier}.ts`, context.parentURL);
+        if (existsSync(fileURLToPath(url))) return nextResolve(url.href, context);
+      }
+      return nextResolve(specifier, context);
+    },
+    load(url, context, nextLoad) {
+      if (!url.startsWith(sourceRoot) || !url.endsWith('.ts')) return nextLoad(url, context);
+      const source = readFileSync(fileURLToPath(url), 'utf8');
+      return {
+        format: 'module',
+        source: stripTypeScriptTypes(source, { mode: 'transform', sourceUrl: url }),
+        shortCircuit: true,
+      };
+    },
+  });
+}

@@ -1,0 +1,177 @@
+import type { ChatMessage, ContextWindow } from '../../shared/chat-domain';
+import {
+  contextLevel,
+  type ContextStatus,
+  type ContextStrategy,
+  type SessionCompaction,
+} from '../../shared/context-domain';
+import { AppError } from '../app-error';
+import type { ContextEngine } from '../context/context-engine';
+import type { ModelProfile } from '../context/context-types';
+import type { ChatModel } from '../llm/llm-types';
+import type { ChatStore } from './chat-store';
+import { conversationOf, userText } from './conversation';
+import { directReferences, type DirectReferences } from './direct-references';
+import type { ToolVault } from './note-locator';
+import { RequestPlanner, reservedOutputOf } from './request-planner';
+import { systemPrompt } from './system-prompt';
+import { vaultTools } from './vault-tools';
+
+export interface SessionContextOptions {
+  engine: ContextEngine;
+  store: ChatStore;
+  /** The window the model server runs with, and where that figure came from. */
+  window: () => Promise<ContextWindow>;
+  /** The configured model as the context engine knows it: calibration key, id, provider. */
+  profile: () => ModelProfile;
+  model: () => ChatModel;
+  vault: () => { name: string; tools: ToolVault };
+  /** A strategy for this run (`kasten ask --strategy`) instead of each session's own. */
+  strategy?: ContextStrategy;
+  compactionTimeoutMs?: number;
+}
+
+/**
+ * A session as the context engine sees it: the planner of an answer's requests, the meter's estimate
+ * of the next request (with the message being typed), `/compact`, and the session's strategy.
+ */
+export class SessionContext {
+  /** Windows servers stated when refusing a request as too long, by calibration key, for this run. */
+  private readonly learned = new Map<string, number>();
+
+  constructor(private readonly options: SessionContextOptions) {}
+
+  /** The window to plan with: the configured one, or what the server said it holds when that is less. */
+  private async window(): Promise<ContextWindow> {
+    const window = await this.options.window();
+    const learned = this.learned.get(this.options.profile().key);
+    return learned !== undefined && learned < window.tokens && window.source !== 'user'
+      ? { ...window, tokens: learned }
+      : window;
+  }
+
+  /** Tokens the notes linked in one message may take: an item may fill 30% of the usable window. */
+  async referenceBudget(): Promise<number> {
+    const window = (await this.window()).tokens;
+    const usable = window - reservedOutputOf(window) - Math.ceil(window * 0.05);
+    return Math.max(0, Math.floor(usable * 0.3));
+  }
+
+  /** The planner of the answer to the session's last question (`messages` end with it). */
+  async planner(
+    sessionId: string,
+    messages: readonly ChatMessage[],
+    direct: DirectReferences,
+    model: ChatModel,
+  ): Promise<RequestPlanner> {
+    const question = messages.findLast((message) => message.role === 'user');
+    if (!question) throw new AppError('invalid-input', 'There is no question to answer in this session.');
+    const earlier = messages.filter((message) => message.id < question.id);
+    const words = question.parts.find((part) => part.type === 'text')?.text ?? userText(question.parts);
+    const window = await this.window();
+    return this.plannerFor(window, sessionId, earlier, { id: question.id, text: words }, direct, () => model);
+  }
+
+  /** The linked notes of a question, numbered for the session as they are sent. */
+  async references(sessionId: string, text: string): Promise<DirectReferences> {
+    const { store } = this.options;
+    const numbers = (path: string, title: string) => store.documentNumber(sessionId, path, title);
+    return directReferences(text, this.options.vault().tools, numbers, await this.referenceBudget());
+  }
+
+  /** What the next request of a session (or of a new chat) would hold, with `draft` as its question. */
+  async status(sessionId: string | undefined, draft = ''): Promise<ContextStatus> {
+    const { store, engine } = this.options;
+    const window = await this.window();
+    const messages = sessionId ? store.session(sessionId).messages : [];
+    // The draft's notes are numbered as they would be, without numbering them for the session yet.
+    const known = new Map(
+      sessionId ? store.documents(sessionId).map((entry) => [entry.path, entry.number]) : [],
+    );
+    let next = known.size + 1;
+    const numbers = (path: string) => known.get(path) ?? next++;
+    const direct = await directReferences(
+      draft,
+      this.options.vault().tools,
+      numbers,
+      await this.referenceBudget(),
+    );
+    const current = { id: Number.MAX_SAFE_INTEGER, text: draft };
+    const planner = this.plannerFor(window, sessionId ?? '', messages, current, direct, this.options.model);
+    const request = planner.preview();
+    const profile = this.options.profile();
+    const draftTokens =
+      draft.trim() === ''
+        ? 0
+        : request.items
+            .filter(
+              (item) => item.kind === 'current' || (item.kind === 'reference' && item.include === 'direct'),
+            )
+            .reduce((sum, item) => sum + item.tokens, 0);
+    const reported = messages
+      .flatMap((message) => message.requests)
+      .findLast((entry) => entry.reported !== null);
+    return {
+      model: profile.model,
+      window: window.tokens,
+      windowSource: window.source,
+      usable: request.usable,
+      estimated: request.estimated,
+      draftTokens,
+      parts: request.parts,
+      reported: reported?.reported ?? null,
+      calibration: engine.calibration(profile),
+      strategy: request.strategy,
+      compactions: sessionId ? store.contexts.compactions(sessionId).length : 0,
+      level: contextLevel(request.estimated, request.usable),
+    };
+  }
+
+  /** `/compact [focus]`: summarizes the session's older messages now; the messages stay. */
+  async compact(
+    sessionId: string,
+    focus: string | undefined,
+    signal: AbortSignal,
+  ): Promise<{ compaction: SessionCompaction | null; notice: string | null }> {
+    const { store } = this.options;
+    const before = store.contexts.compactions(sessionId).length;
+    const messages = store.session(sessionId).messages;
+    const window = await this.window();
+    const current = { id: Number.MAX_SAFE_INTEGER, text: '' };
+    const planner = this.plannerFor(window, sessionId, messages, current, null, this.options.model);
+    const notice = await planner.compactNow(focus, signal);
+    const after = store.contexts.compactions(sessionId);
+    return { compaction: after.length > before ? after.at(-1)! : null, notice };
+  }
+
+  setStrategy(sessionId: string, strategy: ContextStrategy): void {
+    this.options.store.contexts.setStrategy(sessionId, strategy);
+  }
+
+  private plannerFor(
+    window: ContextWindow,
+    sessionId: string,
+    earlier: readonly ChatMessage[],
+    current: { id: number; text: string },
+    direct: DirectReferences | null,
+    model: () => ChatModel,
+  ): RequestPlanner {
+    const { store } = this.options;
+    return new RequestPlanner({
+      engine: this.options.engine,
+      records: store.contexts,
+      sessionId,
+      model,
+      profile: this.options.profile(),
+      window,
+      strategy: this.options.strategy ?? (sessionId ? store.contexts.strategy(sessionId) : 'hybrid'),
+      system: systemPrompt(this.options.vault().name),
+      tools: vaultTools,
+      history: conversationOf(earlier),
+      current,
+      items: direct?.items ?? [],
+      compactionTimeoutMs: this.options.compactionTimeoutMs,
+      onWindowLearned: (tokens) => this.learned.set(this.options.profile().key, tokens),
+    });
+  }
+}

@@ -1,0 +1,119 @@
+import type { ContextWindowSource } from './chat-domain';
+
+/** The parts a request is made of; the budget breakdown and the request context use the same names. */
+export type ContextKind =
+  | 'system'
+  | 'tools'
+  | 'rule'
+  | 'pinned'
+  | 'reference'
+  | 'summary'
+  | 'history'
+  | 'attachment'
+  | 'current'
+  | 'tool-results';
+
+/** How an item came into the request. */
+export type IncludeMode = 'always' | 'manual' | 'agent' | 'direct' | 'retrieved' | 'history';
+
+export const contextStrategies = ['discard', 'summarize', 'hybrid'] as const;
+export type ContextStrategy = (typeof contextStrategies)[number];
+
+/** One entry of the request context: what went into the request, how, and what it cost. */
+export interface RequestItem {
+  kind: ContextKind;
+  label: string;
+  path?: string;
+  include: IncludeMode;
+  score?: number;
+  /** Tokens; a request's items add up to its estimate. */
+  tokens: number;
+  /** `cut`: head … tail with a notice; `fallback`: the stand-in; `masked`: old tool results stubbed. */
+  form: 'whole' | 'cut' | 'fallback' | 'masked';
+  /** For history and summary: the database ids of the messages it stands for. */
+  messageIds?: number[];
+}
+
+/** Something offered that is not in the request, and why. */
+export interface DroppedItem {
+  kind: ContextKind;
+  label: string;
+  path?: string;
+  include: IncludeMode;
+  score?: number;
+  tokens: number;
+  reason: string;
+}
+
+export interface PartTokens {
+  part: ContextKind;
+  tokens: number;
+}
+
+export interface CalibrationInfo {
+  /** Provider tokens per local token; 1 until the provider has reported usage. */
+  ratio: number;
+  /** Responses it was learned from; 0: uncalibrated. */
+  samples: number;
+}
+
+/** Exactly what one model request of an answer held: counted before sending, reported after. */
+export interface RequestContext {
+  /** The agent-loop step (0 first); a retry after a context-length error keeps its step. */
+  step: number;
+  window: number;
+  usable: number;
+  /** Kasten's calibrated count, made before sending. */
+  estimated: number;
+  /** Prompt tokens the provider reported for it; null when it reported none. */
+  reported: number | null;
+  calibration: CalibrationInfo;
+  strategy: ContextStrategy;
+  /** Tokens by part; they add up to `estimated`. */
+  parts: PartTokens[];
+  /** Every item, with tokens adding up to `estimated`. */
+  items: RequestItem[];
+  dropped: DroppedItem[];
+  notices: string[];
+  /** Sent again, smaller, after the provider refused the first try as too long. */
+  retried: boolean;
+}
+
+/** A summary that stands for older messages in the prompt; the messages themselves are kept. */
+export interface SessionCompaction {
+  id: number;
+  text: string;
+  /** The messages it summarizes, progressive: a newer compaction covers the older one's too. */
+  coveredIds: number[];
+  tokens: number;
+  /** What the covered messages cost before. */
+  replacedTokens: number;
+  focus: string | null;
+  createdAt: string;
+}
+
+/** The context meter: what the next request of a session (with the message being typed) would hold. */
+export interface ContextStatus {
+  model: string;
+  window: number;
+  windowSource: ContextWindowSource;
+  usable: number;
+  /** Calibrated tokens of the next request, draft included. */
+  estimated: number;
+  /** The draft's share: its words and the notes it links. */
+  draftTokens: number;
+  parts: PartTokens[];
+  /** The last prompt size the provider reported in this session. */
+  reported: number | null;
+  calibration: CalibrationInfo;
+  strategy: ContextStrategy;
+  compactions: number;
+  /** `warn` past 70% of usable, `full` past 90%. */
+  level: 'ok' | 'warn' | 'full';
+}
+
+/** The meter's colour for `used` of `usable`. */
+export function contextLevel(used: number, usable: number): ContextStatus['level'] {
+  if (usable <= 0 || used > usable * 0.9) return 'full';
+  return used > usable * 0.7 ? 'warn' : 'ok';
+}
