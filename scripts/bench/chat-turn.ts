@@ -5,7 +5,7 @@
 //
 // The services are the sources in src/, run in this process (not the built bundle, which exports no
 // ChatService), through the module hooks of source-hooks.ts.
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChatModel, LlmEvent, LlmRequest } from '../../src/main/llm/llm-types.ts';

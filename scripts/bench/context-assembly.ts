@@ -27,12 +27,28 @@ function random(seed: number) {
 
 /** A session of `count` messages as the database gives it: questions, answers, every fourth with a search. */
 function session(count: number, next: () => number): ChatMessage[] {
-  const words = (n: number) => Array.from({ length: n }, () => vocabulary[Math.floor(next() * vocabulary.length)]);
+  const words = (n: number) =>
+    Array.from({ length: n }, () => vocabulary[Math.floor(next() * vocabulary.length)]);
   const at = new Date(0).toISOString();
-  const base = { sessionId: 's', model: null, error: null, usage: null, references: [], requests: [], createdAt: at, updatedAt: at };
+  const base = {
+    sessionId: 's',
+    model: null,
+    error: null,
+    usage: null,
+    references: [],
+    requests: [],
+    createdAt: at,
+    updatedAt: at,
+  };
   return Array.from({ length: count }, (_, id): ChatMessage => {
     if (id % 2 === 0) {
-      return { ...base, id, role: 'user', status: 'complete', parts: [{ type: 'text', step: 0, text: words(30).join(' ') }] };
+      return {
+        ...base,
+        id,
+        role: 'user',
+        status: 'complete',
+        parts: [{ type: 'text', step: 0, text: words(30).join(' ') }],
+      };
     }
     const searched = id % 8 === 1;
     return {
@@ -42,7 +58,17 @@ function session(count: number, next: () => number): ChatMessage[] {
       status: 'complete',
       parts: [
         ...(searched
-          ? [{ type: 'tool-call' as const, step: 0, id: `c${id}`, name: 'search_notes', args: { query: 'links' }, ok: true, output: words(300).join(' ') }]
+          ? [
+              {
+                type: 'tool-call' as const,
+                step: 0,
+                id: `c${id}`,
+                name: 'search_notes',
+                args: { query: 'links' },
+                ok: true,
+                output: words(300).join(' '),
+              },
+            ]
           : []),
         { type: 'text', step: searched ? 1 : 0, text: `${words(120).join(' ')} [1].` },
       ],
@@ -55,14 +81,19 @@ export async function measureContextAssembly(
   lengths = [500, 5000],
 ): Promise<ContextFigures> {
   registerSourceHooks();
-  const [{ ContextEngine }, { MemoryCalibrationStore }, { conversationOf }, { toolSchemasOf }, { vaultTools }] =
-    await Promise.all([
-      import('../../src/main/context/context-engine.ts'),
-      import('../../src/main/context/calibration.ts'),
-      import('../../src/main/chat/conversation.ts'),
-      import('../../src/main/context/tool-schemas.ts'),
-      import('../../src/main/chat/vault-tools.ts'),
-    ]);
+  const [
+    { ContextEngine },
+    { MemoryCalibrationStore },
+    { conversationOf },
+    { toolSchemasOf },
+    { vaultTools },
+  ] = await Promise.all([
+    import('../../src/main/context/context-engine.ts'),
+    import('../../src/main/context/calibration.ts'),
+    import('../../src/main/chat/conversation.ts'),
+    import('../../src/main/context/tool-schemas.ts'),
+    import('../../src/main/chat/vault-tools.ts'),
+  ]);
   const next = random(7);
   const profile = { key: 'bench', model: 'llama3.1' };
   const engine = new ContextEngine({ calibrations: new MemoryCalibrationStore() });

@@ -60,7 +60,9 @@ export const useChatStore = create<ChatState>((set, get) => ({
     try {
       const started = await kasten.chat.send({ text, sessionId: current?.id });
       const base =
-        current?.id === started.session.id ? current : { ...started.session, messages: [], documents: [] };
+        current?.id === started.session.id
+          ? current
+          : { ...started.session, messages: [], documents: [], strategy: 'hybrid' as const, compactions: [] };
       set({
         session: withMessages(base, [
           started.userMessage,
