@@ -13,6 +13,20 @@ export type ContextKind =
   | 'current'
   | 'tool-results';
 
+/** The parts in the order a request lays them out: breakdowns list them so. */
+export const contextKinds: readonly ContextKind[] = [
+  'system',
+  'tools',
+  'rule',
+  'pinned',
+  'reference',
+  'summary',
+  'history',
+  'attachment',
+  'current',
+  'tool-results',
+];
+
 /** How an item came into the request. */
 export type IncludeMode = 'always' | 'manual' | 'agent' | 'direct' | 'retrieved' | 'history';
 

@@ -7,6 +7,9 @@ export class AppPage {
   readonly statusBar: Locator;
   readonly chat: Locator;
   readonly references: Locator;
+  readonly composer: Locator;
+  readonly contextMeter: Locator;
+  readonly contextPopover: Locator;
 
   constructor(readonly page: Page) {
     this.tree = page.getByRole('tree', { name: 'Notes' });
@@ -14,6 +17,9 @@ export class AppPage {
     this.statusBar = page.getByRole('contentinfo', { name: 'Status' });
     this.chat = page.getByRole('region', { name: 'Chat' });
     this.references = page.getByRole('complementary', { name: 'References' });
+    this.composer = page.getByTestId('composer');
+    this.contextMeter = this.statusBar.getByTestId('context-meter');
+    this.contextPopover = page.getByRole('dialog', { name: 'Context breakdown' });
   }
 
   note(name: string): Locator {

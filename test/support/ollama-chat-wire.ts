@@ -93,9 +93,9 @@ function doneChunk(completion: Completion, message: object) {
     done_reason: 'stop',
     total_duration: 0,
     load_duration: 0,
-    prompt_eval_count: completion.usage.prompt_tokens,
+    prompt_eval_count: completion.usage?.prompt_tokens,
     prompt_eval_duration: 0,
-    eval_count: completion.usage.completion_tokens,
+    eval_count: completion.usage?.completion_tokens,
     eval_duration: 0,
   };
 }

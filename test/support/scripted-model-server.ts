@@ -29,8 +29,9 @@ export interface StreamPacing {
 
 /** One scripted reply of the model. */
 export type ScriptedReply =
-  | ({ text: string; usage?: ScriptedUsage } & StreamPacing)
-  | ({ toolCalls: ScriptedToolCall[]; text?: string; usage?: ScriptedUsage } & StreamPacing)
+  /** `usage: null` sends no usage at all, as some servers do. */
+  | ({ text: string; usage?: ScriptedUsage | null } & StreamPacing)
+  | ({ toolCalls: ScriptedToolCall[]; text?: string; usage?: ScriptedUsage | null } & StreamPacing)
   /** Resets the connection without a response. */
   | { fault: 'refuse' }
   | { fault: 'status'; status: number; body?: unknown; retryAfterSeconds?: number }
@@ -317,7 +318,8 @@ export interface Completion {
   created: number;
   text: string;
   toolCalls: OutgoingToolCall[];
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  /** Null: the server reports no usage. */
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
   cut: boolean;
   /** The message of a `stream-error` reply, sent after the text; null otherwise. */
   failure: string | null;
@@ -364,11 +366,14 @@ async function answerChat(
     created: Math.floor(Date.now() / 1000),
     text,
     toolCalls,
-    usage: {
-      prompt_tokens: promptTokens,
-      completion_tokens: completionTokens,
-      total_tokens: promptTokens + completionTokens,
-    },
+    usage:
+      scripted === null
+        ? null
+        : {
+            prompt_tokens: promptTokens,
+            completion_tokens: completionTokens,
+            total_tokens: promptTokens + completionTokens,
+          },
     cut: 'fault' in reply && reply.fault === 'cut',
     failure: 'fault' in reply && reply.fault === 'stream-error' ? reply.message : null,
   };

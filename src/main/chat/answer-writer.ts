@@ -111,6 +111,9 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
       onRequest: guarded((position, context) => {
         requests[position] = context;
         store.contexts.putRequest(assistant.id, position, context);
+        // The notes the question linked cost what the first request gave them, in the provider's tokens.
+        if (position === 0)
+          store.references.setDirectTokens(options.planner.questionId, directTokens(context));
         contextChanges.request();
       }),
       vault: vault.tools,
@@ -151,7 +154,7 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
         error: finished.error,
         usage: state.usage,
       });
-      store.addReferences(assistant.id, state.references);
+      store.references.add(assistant.id, state.references);
       finished.updatedAt = new Date().toISOString();
     } catch (error) {
       finished.status = 'error';
@@ -163,6 +166,14 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
     return finished;
   });
   return { assistant, controller, done };
+}
+
+function directTokens(context: RequestContext): { path: string; tokens: number }[] {
+  return context.items.flatMap((item) =>
+    item.kind === 'reference' && item.include === 'direct' && item.path
+      ? [{ path: item.path, tokens: item.tokens }]
+      : [],
+  );
 }
 
 /** Records the notes the answer cites as `cited` references. */

@@ -114,7 +114,7 @@ export class ChatService {
       status: 'complete',
       model: null,
     });
-    store.addReferences(userMessage.id, direct.references);
+    store.references.add(userMessage.id, direct.references);
     const started = await this.answer(session.id, model, direct);
     return {
       ...started,

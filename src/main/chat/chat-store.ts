@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type {
   ChatMessage,
-  ChatReference,
   ChatSession,
   MessagePart,
   MessageStatus,
@@ -14,6 +13,7 @@ import type { SqliteDatabase, SqliteStatement } from '../storage/database';
 import type { AnswerOwner } from './answer-owner';
 import { ContextRecords } from './context-records';
 import { MessageParts } from './message-parts';
+import { MessageReferences } from './message-references';
 import { StreamingAnswers } from './streaming-answers';
 
 interface MessageRow {
@@ -43,6 +43,8 @@ export class ChatStore {
   readonly streaming: StreamingAnswers;
   /** Strategies, request contexts, compactions and calibrations. */
   readonly contexts: ContextRecords;
+  /** The notes each message used. */
+  readonly references: MessageReferences;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -51,6 +53,7 @@ export class ChatStore {
     this.parts = new MessageParts(db);
     this.streaming = new StreamingAnswers(db);
     this.contexts = new ContextRecords(db, now);
+    this.references = new MessageReferences(db);
   }
 
   createSession(vault: string, title: string): SessionSummary {
@@ -87,19 +90,9 @@ export class ChatStore {
   /** The session with every message; deleted sessions are not found. */
   session(id: string): ChatSession {
     const summary = this.sessionSummary(id);
-    // One query for every message's references and one for their parts: one per message cost 40 ms in
-    // a 500-message session.
-    const references = new Map<number, ChatReference[]>();
-    for (const { messageId, ...reference } of this.prepare<[string], ChatReference & { messageId: number }>(
-      `SELECT r.message_id AS messageId, r.path, r.title, r.kind, r.tool_call_id AS toolCallId, r.document,
-                r.subpath, r.mode, r.tokens, r.summary
-         FROM message_references r JOIN messages m ON m.id = r.message_id
-         WHERE m.session_id = ? ORDER BY r.rowid`,
-    ).all(id)) {
-      const list = references.get(messageId);
-      if (list) list.push(reference);
-      else references.set(messageId, [reference]);
-    }
+    // One query each for every message's references, parts and requests: one per message cost 40 ms
+    // in a 500-message session.
+    const references = this.references.ofSession(id);
     const parts = this.parts.ofSession(id);
     const requests = this.contexts.requestsOfSession(id);
     const messages = this.prepare<[string], MessageRow>(
@@ -226,18 +219,6 @@ export class ChatStore {
     return this.toMessage(row);
   }
 
-  /** Records references on a message; one per note and kind (the first one wins). */
-  addReferences(messageId: number, references: ChatReference[]): void {
-    const insert = this.prepare(
-      `INSERT OR IGNORE INTO message_references
-         (message_id, path, title, kind, tool_call_id, document, subpath, mode, tokens, summary)
-       VALUES (@messageId, @path, @title, @kind, @toolCallId, @document, @subpath, @mode, @tokens, @summary)`,
-    );
-    this.db.transaction(() => {
-      for (const reference of references) insert.run({ messageId, ...reference });
-    })();
-  }
-
   /** The note's number in the session, numbering it on first use. */
   documentNumber(sessionId: string, path: string, title: string): number {
     return this.db.transaction(() => {
@@ -270,16 +251,9 @@ export class ChatStore {
     }
   }
 
-  private references(messageId: number): ChatReference[] {
-    return this.prepare<[number], ChatReference>(
-      `SELECT path, title, kind, tool_call_id AS toolCallId, document, subpath, mode, tokens, summary
-         FROM message_references WHERE message_id = ? ORDER BY rowid`,
-    ).all(messageId);
-  }
-
   private toMessage(
     row: MessageRow,
-    references = this.references(row.id),
+    references = this.references.of(row.id),
     parts = this.parts.of(row.id),
     requests = this.contexts.requestsOfMessage(row.id),
   ): ChatMessage {

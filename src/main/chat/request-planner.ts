@@ -1,19 +1,13 @@
 import type { ContextWindow } from '../../shared/chat-domain';
-import type {
-  ContextKind,
-  ContextStrategy,
-  PartTokens,
-  RequestContext,
-  RequestItem,
-} from '../../shared/context-domain';
+import type { ContextStrategy, RequestContext } from '../../shared/context-domain';
 import type { AssembledRequest } from '../context/assemble';
 import type { ContextEngine } from '../context/context-engine';
 import type { ContextLengthError } from '../context/context-length-error';
 import type { ContextItemInput, ConversationMessage, ModelProfile } from '../context/context-types';
 import { toolSchemasOf } from '../context/tool-schemas';
 import type { ChatModel, LlmMessage, LlmTool } from '../llm/llm-types';
-import { ModelError } from '../llm/llm-types';
 import type { ContextRecords } from './context-records';
+import { overflowError, recordOf, usageNotice } from './request-record';
 
 /** How long one summarization request may take before compaction falls back to `discard`. */
 const defaultCompactionTimeoutMs = 120_000;
@@ -37,6 +31,10 @@ export interface PlannerOptions {
   compactionTimeoutMs?: number;
   /** Told the window a server stated when it refused a request as too long: later answers plan with it. */
   onWindowLearned?: (tokens: number) => void;
+  /** False while a recent compaction of the session failed: the next answers do not wait for another. */
+  compactionAllowed?: boolean;
+  /** Told when a compaction failed, so that the session does not try again at once. */
+  onCompactionFailed?: () => void;
 }
 
 /** One request, ready to send, with the record of what it holds. */
@@ -71,6 +69,11 @@ export class RequestPlanner {
     this.window = options.window.tokens;
   }
 
+  /** The message the answer is for. */
+  get questionId(): number {
+    return this.options.current.id;
+  }
+
   /** The request for the next step; throws a ModelError when even the essentials do not fit. */
   async plan(
     step: number,
@@ -85,8 +88,15 @@ export class RequestPlanner {
     let strategy = this.options.strategy;
     let assembled = this.assemble(turn, reminders, aggressive, strategy, undefined);
     if (assembled.compaction && step === 0) {
-      const compacted = await this.compact(assembled, signal);
-      if (!compacted) strategy = 'discard';
+      const compacted = this.options.compactionAllowed !== false && (await this.compact(assembled, signal));
+      if (!compacted) {
+        if (this.options.compactionAllowed !== false) this.options.onCompactionFailed?.();
+        else
+          this.notices.push(
+            'Older messages are left out of this request: summarizing them failed a moment ago.',
+          );
+        strategy = 'discard';
+      }
       assembled = this.assemble(turn, reminders, aggressive, strategy, undefined);
     }
     const notices = [...this.notices, ...assembled.notices];
@@ -122,12 +132,8 @@ export class RequestPlanner {
   reported(request: PlannedRequest, promptTokens: number | null): RequestContext {
     const observation = this.options.engine.recordUsage(this.options.profile, request.raw, promptTokens);
     const context = { ...request.context, reported: promptTokens };
-    if (observation.verdict === 'truncated' && promptTokens !== null) {
-      context.notices = [
-        ...context.notices,
-        `The server counted ${promptTokens} prompt tokens, far fewer than the ${context.estimated} sent: it may have cut the prompt without saying so.`,
-      ];
-    }
+    const notice = usageNotice(observation.verdict, promptTokens, context.estimated);
+    if (notice) context.notices = [...context.notices, notice];
     return context;
   }
 
@@ -201,7 +207,8 @@ export class RequestPlanner {
     options.records.addCompaction(options.sessionId, {
       text: outcome.summary.text,
       coveredIds: [...covered],
-      tokens: outcome.tokens,
+      // In the provider's tokens, as every figure the user sees.
+      tokens: Math.ceil(outcome.tokens * this.calibration().ratio),
       replacedTokens,
       focus: plan.focus ?? null,
     });
@@ -222,92 +229,4 @@ async function summarize(model: ChatModel, prompt: string, signal: AbortSignal):
     if (event.type === 'text') text += event.text;
   }
   return text;
-}
-
-function overflowError(assembled: AssembledRequest): ModelError {
-  const { needed, available } = assembled.overflow!;
-  const largest = [...assembled.items]
-    .sort((a, b) => b.tokens - a.tokens)
-    .slice(0, 3)
-    .map((item) => `${item.label} (${item.tokens})`)
-    .join(', ');
-  return new ModelError(
-    `This request needs ${needed} tokens, ${available} are available in the model's window. ` +
-      `Largest parts: ${largest}. Compact the chat (/compact), remove a linked note, or start a new chat.`,
-    'bad-request',
-  );
-}
-
-const partOrder: ContextKind[] = [
-  'system',
-  'tools',
-  'rule',
-  'pinned',
-  'reference',
-  'summary',
-  'history',
-  'attachment',
-  'current',
-  'tool-results',
-];
-
-/** The request context of an assembled request, in calibrated tokens that add up to its estimate. */
-function recordOf(
-  assembled: AssembledRequest,
-  step: number,
-  strategy: ContextStrategy,
-  retried: boolean,
-  notices: string[],
-  calibration: { ratio: number; samples: number },
-): RequestContext {
-  const { estimate, budget } = assembled;
-  const itemTokens = spread(
-    assembled.items.map((item) => item.tokens),
-    estimate.calibrated,
-  );
-  const items: RequestItem[] = assembled.items.map((item, index) => ({
-    ...item,
-    tokens: itemTokens[index]!,
-  }));
-  const parts: PartTokens[] = partOrder
-    .map((part) => ({
-      part,
-      tokens: items.filter((item) => item.kind === part).reduce((sum, item) => sum + item.tokens, 0),
-    }))
-    .filter((entry) => entry.tokens > 0);
-  return {
-    step,
-    window: budget.window,
-    usable: budget.usable,
-    estimated: estimate.calibrated,
-    reported: null,
-    calibration: { ratio: estimate.ratio, samples: calibration.samples },
-    strategy,
-    parts,
-    items,
-    dropped: assembled.dropped.map((item) => ({ ...item, tokens: Math.ceil(item.tokens * estimate.ratio) })),
-    notices,
-    retried,
-  };
-}
-
-/**
- * Scales local counts to `total` so that they add up to it exactly: each gets its share rounded down,
- * and the tokens left go to the largest remainders.
- */
-export function spread(values: readonly number[], total: number): number[] {
-  const sum = values.reduce((a, b) => a + b, 0);
-  if (sum === 0) return values.map(() => 0);
-  const exact = values.map((value) => (value * total) / sum);
-  const floors = exact.map(Math.floor);
-  let left = total - floors.reduce((a, b) => a + b, 0);
-  const order = exact
-    .map((value, index) => ({ index, rest: value - floors[index]! }))
-    .sort((a, b) => b.rest - a.rest);
-  for (const { index } of order) {
-    if (left <= 0) break;
-    floors[index]! += 1;
-    left--;
-  }
-  return floors;
 }

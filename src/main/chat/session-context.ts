@@ -17,6 +17,9 @@ import { RequestPlanner, reservedOutputOf } from './request-planner';
 import { systemPrompt } from './system-prompt';
 import { vaultTools } from './vault-tools';
 
+/** After a failed automatic compaction, answers go on with `discard` for this long before another try. */
+const compactionPauseMs = 5 * 60_000;
+
 export interface SessionContextOptions {
   engine: ContextEngine;
   store: ChatStore;
@@ -38,6 +41,8 @@ export interface SessionContextOptions {
 export class SessionContext {
   /** Windows servers stated when refusing a request as too long, by calibration key, for this run. */
   private readonly learned = new Map<string, number>();
+  /** When a session's last automatic compaction failed: answers do not wait for another for a while. */
+  private readonly failedCompactions = new Map<string, number>();
 
   constructor(private readonly options: SessionContextOptions) {}
 
@@ -172,6 +177,8 @@ export class SessionContext {
       items: direct?.items ?? [],
       compactionTimeoutMs: this.options.compactionTimeoutMs,
       onWindowLearned: (tokens) => this.learned.set(this.options.profile().key, tokens),
+      compactionAllowed: Date.now() - (this.failedCompactions.get(sessionId) ?? 0) > compactionPauseMs,
+      onCompactionFailed: () => this.failedCompactions.set(sessionId, Date.now()),
     });
   }
 }

@@ -4,6 +4,7 @@ import { calibrated } from './calibration';
 import { planCompaction, type CompactionPlan } from './compaction-plan';
 import { selectItems } from './context-items';
 import type { ContextOptions } from './context-options';
+import { contextKinds } from '../../shared/context-domain';
 import type { AssembleInput, ContextKind, DroppedItem, RequestItem } from './context-types';
 import { groupDigits } from './head-tail';
 import { planHistory } from './history-plan';
@@ -29,19 +30,6 @@ export interface AssembledRequest {
   overflow: { needed: number; available: number } | null;
   notices: string[];
 }
-
-const kinds: ContextKind[] = [
-  'system',
-  'tools',
-  'rule',
-  'pinned',
-  'reference',
-  'summary',
-  'history',
-  'attachment',
-  'current',
-  'tool-results',
-];
 
 /**
  * Builds one request: the parts that must be there, the context items by priority within their share,
@@ -148,7 +136,7 @@ export function assembleRequest(
     counter,
   );
 
-  const parts = Object.fromEntries(kinds.map((kind) => [kind, 0])) as Record<ContextKind, number>;
+  const parts = Object.fromEntries(contextKinds.map((kind) => [kind, 0])) as Record<ContextKind, number>;
   for (const item of packed.items) parts[item.kind] += item.tokens;
   const overflow =
     packed.tokens > raw.usable

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { startChatSync } from './features/chat/chat-store';
 import { ChatPane } from './features/chat/ChatPane';
+import { startContextSync } from './features/context/context-store';
 import { useHealthStore } from './features/health/health-store';
 import { HealthView } from './features/health/HealthView';
 import { startNoteSync, useNoteStore } from './features/notes/note-store';
@@ -64,6 +65,7 @@ export function App() {
     startIndexSync();
     startChatSync();
     startSettingsSync();
+    startContextSync();
   }, []);
 
   return (

@@ -1,7 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ChatMessage } from '../../../../shared/chat-domain';
 import { useSettingsStore } from '../settings/settings-store';
 import { useVaultStore } from '../vault/vault-store';
+import { useContextStore } from '../context/context-store';
 import { useChatStore } from './chat-store';
+import { chatRows } from './chat-rows';
+import { CompactionMarker } from './CompactionMarker';
 import { Composer } from './Composer';
 import { MessageView } from './MessageView';
 import { sessionDocuments } from './session-documents';
@@ -17,15 +21,36 @@ export function ChatPane() {
   const { newChat, undoRemove } = useChatStore.getState();
   const [listShown, setListShown] = useState(false);
   const bottom = useRef<HTMLDivElement>(null);
+  const compactResult = useContextStore((state) => state.compactResult);
+  const compacting = useContextStore((state) => state.compacting);
   const documents = useMemo(() => (session ? sessionDocuments(session) : new Map()), [session]);
-  const messages = session?.messages ?? [];
+  const messages = useMemo(() => session?.messages ?? [], [session]);
+  const rows = useMemo(() => chatRows(messages, session?.compactions ?? []), [messages, session]);
+  const lastMessageId = messages.at(-1)?.id ?? null;
+  // The result of `/compact` stays until the next message.
+  const compactNotice =
+    compactResult &&
+    compactResult.sessionId === (session?.id ?? null) &&
+    compactResult.afterMessageId === lastMessageId
+      ? compactResult
+      : null;
   const streaming = messages.some((message) => message.status === 'streaming');
   const lastAssistant = messages.filter((message) => message.role === 'assistant').at(-1)?.id ?? null;
+
+  const messageView = (message: ChatMessage) => (
+    <MessageView
+      key={message.id}
+      message={message}
+      documents={documents}
+      last={message.id === lastAssistant}
+      selected={message.id === (selected ?? lastAssistant)}
+    />
+  );
 
   const lastParts = messages.at(-1)?.parts.length;
   useEffect(() => {
     bottom.current?.scrollIntoView({ block: 'end' });
-  }, [messages.length, lastParts, streaming]);
+  }, [messages.length, lastParts, streaming, compactNotice, compacting]);
 
   return (
     <section className="chat-pane" aria-label="Chat">
@@ -60,15 +85,34 @@ export function ChatPane() {
             </p>
           </div>
         )}
-        {messages.map((message) => (
-          <MessageView
-            key={message.id}
-            message={message}
-            documents={documents}
-            last={message.id === lastAssistant}
-            selected={message.id === (selected ?? lastAssistant)}
-          />
-        ))}
+        {rows.map((row) =>
+          row.kind === 'message' ? (
+            messageView(row.message)
+          ) : (
+            <CompactionMarker
+              key={`compaction-${row.compaction.id}`}
+              compaction={row.compaction}
+              count={row.messages.length}
+              documents={documents}
+            >
+              {row.messages.map(messageView)}
+            </CompactionMarker>
+          ),
+        )}
+        {compacting && (
+          <p className="chat-notice muted small" role="status">
+            Compacting…
+          </p>
+        )}
+        {compactNotice && (
+          <p
+            className={`chat-notice small${compactNotice.failed ? ' message-error' : ''}`}
+            role={compactNotice.failed ? 'alert' : 'status'}
+            data-testid="compact-notice"
+          >
+            {compactNotice.text}
+          </p>
+        )}
         <div ref={bottom} />
       </div>
       {error && (

@@ -3,6 +3,8 @@ import type { NoteTitle } from '../../../../shared/index-domain';
 import type { LinkResolution } from '../../../../shared/links/link-resolver';
 import { parseWikiLinkInner } from '../../../../shared/markdown/wikilink-inner';
 import { kasten } from '../../api';
+import { compactCommand } from '../context/compact-command';
+import { useContextStore } from '../context/context-store';
 import { useIndexStore } from '../status/index-store';
 import { useChatStore } from './chat-store';
 
@@ -50,6 +52,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
   const send = useChatStore((state) => state.send);
   const stop = useChatStore((state) => state.stop);
   const sending = useChatStore((state) => state.sending);
+  const { setDraft, compact } = useContextStore.getState();
   const indexing = useIndexStore((state) => state.progress?.state === 'indexing');
   const indexEpoch = useIndexStore((state) => state.epoch);
   const [text, setText] = useState('');
@@ -94,21 +97,34 @@ export function Composer({ streaming }: { streaming: boolean }) {
   }, [linksKey, indexEpoch]);
   const shownLinks = hasLinks ? resolved : [];
 
+  /** The text changed: the context meter counts the draft too. */
+  const edit = (next: string) => {
+    setText(next);
+    setDraft(next);
+  };
+
   const choose = (suggestion: Suggestion) => {
     if (!open) return;
     const label =
       suggestion.label === suggestion.title ? suggestion.title : `${suggestion.title}|${suggestion.label}`;
     const after = text.slice(caret).replace(/^[^\]\n]*\]\]/, '');
     const next = `${text.slice(0, open.start)}[[${label}]]`;
-    setText(next + after);
+    edit(next + after);
     setCaret(next.length);
     requestAnimationFrame(() => input.current?.setSelectionRange(next.length, next.length));
   };
 
   const submit = async () => {
     if (streaming || sending || text.trim() === '') return;
+    const command = compactCommand(text);
+    if (command) {
+      edit('');
+      setCaret(0);
+      await compact(command.focus);
+      return;
+    }
     if (await send(text)) {
-      setText('');
+      edit('');
       setCaret(0);
     }
   };
@@ -181,12 +197,12 @@ export function Composer({ streaming }: { streaming: boolean }) {
           ref={input}
           value={text}
           rows={3}
-          placeholder="Ask about your notes. [[ links a note."
+          placeholder="Ask about your notes. [[ links a note; /compact summarizes the chat so far."
           aria-label="Message"
           data-testid="composer"
           readOnly={sending}
           onChange={(event) => {
-            setText(event.target.value);
+            edit(event.target.value);
             setCaret(event.target.selectionStart);
             setActive(0);
           }}

@@ -1,4 +1,5 @@
 import { messageText, type ChatMessage } from '../../../../shared/chat-domain';
+import { ContextUsed } from '../context/ContextUsed';
 import { AnswerMarkdown, type CitedDocument } from './AnswerMarkdown';
 import { useChatStore } from './chat-store';
 import { ToolCallView } from './ToolCallView';
@@ -7,6 +8,14 @@ const statusNotes: Partial<Record<ChatMessage['status'], string>> = {
   stopped: 'Stopped. The answer so far is kept.',
   interrupted: 'Interrupted when Kasten stopped. The text saved until then is kept.',
 };
+
+/**
+ * What the context engine had to do that changes what the model saw (older messages left out because
+ * summarizing failed, a server's smaller window, a truncation), said once above the answer.
+ */
+function contextNotices(message: ChatMessage): string[] {
+  return [...new Set(message.requests.flatMap((request) => request.notices))];
+}
 
 /** One message of the conversation: the user's words, or an answer with its tool calls and citations. */
 export function MessageView({
@@ -39,6 +48,11 @@ export function MessageView({
       data-status={message.status}
       onClick={() => select(message.id)}
     >
+      {contextNotices(message).map((notice) => (
+        <p key={notice} className="message-notice small" data-testid="context-notice">
+          {notice}
+        </p>
+      ))}
       {message.parts.map((part, index) =>
         part.type === 'tool-call' ? (
           <ToolCallView key={part.id} call={part} />
@@ -67,6 +81,7 @@ export function MessageView({
           Retry
         </button>
       )}
+      {!streaming && message.requests.length > 0 && <ContextUsed requests={message.requests} />}
     </article>
   );
 }

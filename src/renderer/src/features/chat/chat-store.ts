@@ -15,6 +15,8 @@ interface ChatState {
   sending: boolean;
   loadSessions(query?: string): Promise<void>;
   open(id: string): Promise<void>;
+  /** Reads the open session again (compactions, recorded requests), keeping newer streamed states. */
+  reload(): Promise<void>;
   newChat(): void;
   send(text: string): Promise<boolean>;
   stop(): Promise<void>;
@@ -51,6 +53,18 @@ export const useChatStore = create<ChatState>((set, get) => ({
       set({ error: describeError(error) });
     }
   },
+  async reload() {
+    const id = get().session?.id;
+    if (!id) return;
+    try {
+      const fresh = await kasten.sessions.get({ id });
+      const current = get().session;
+      if (current?.id !== id) return;
+      set({ session: { ...fresh, messages: withMessages(current, fresh.messages).messages } });
+    } catch (error) {
+      set({ error: describeError(error) });
+    }
+  },
   newChat() {
     set({ session: null, selectedMessageId: null, error: null });
   },
@@ -62,7 +76,8 @@ export const useChatStore = create<ChatState>((set, get) => ({
       const base =
         current?.id === started.session.id
           ? current
-          : { ...started.session, messages: [], documents: [], strategy: 'hybrid' as const, compactions: [] };
+          : // A new session: its strategy and compactions are read with it once the answer ends.
+            { ...started.session, messages: [], documents: [], strategy: 'hybrid' as const, compactions: [] };
       set({
         session: withMessages(base, [
           started.userMessage,
@@ -73,6 +88,9 @@ export const useChatStore = create<ChatState>((set, get) => ({
         error: null,
       });
       void get().loadSessions();
+      const answer = get().session?.messages.find((message) => message.id === started.assistantMessage.id);
+      // The answer ended before this request returned: its end was applied to no session.
+      if (answer && answer.status !== 'streaming') void get().reload();
       return true;
     } catch (error) {
       set({ error: describeError(error) });
@@ -131,7 +149,10 @@ export const useChatStore = create<ChatState>((set, get) => ({
       return;
     }
     set({ session: withMessages(session, [message]) });
-    if (message.status !== 'streaming') void get().loadSessions();
+    if (message.status === 'streaming') return;
+    void get().loadSessions();
+    // The turn may have compacted the session or recorded its requests since the last event.
+    if (message.role === 'assistant') void get().reload();
   },
 }));
 

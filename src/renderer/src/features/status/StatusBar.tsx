@@ -1,8 +1,12 @@
+import { ContextMeter } from '../context/ContextMeter';
 import { useVaultStore } from '../vault/vault-store';
 import { IndexStatus } from './IndexStatus';
 import { ModelStatus } from './ModelStatus';
 
-/** Bottom bar: the open vault, its size, indexing progress, vault health, summaries and the chat model. */
+/**
+ * Bottom bar: the open vault, its size, indexing progress, vault health, summaries, the chat model and
+ * how full its context is.
+ */
 export function StatusBar() {
   const vault = useVaultStore((state) => state.vault);
   return (
@@ -23,6 +27,7 @@ export function StatusBar() {
           <span className="status-spacer" />
           <IndexStatus />
           <ModelStatus />
+          <ContextMeter />
         </>
       ) : (
         <span className="muted">No vault open</span>

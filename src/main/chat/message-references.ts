@@ -1,0 +1,59 @@
+import type { ChatReference } from '../../shared/chat-domain';
+import type { SqliteDatabase } from '../storage/database';
+
+const columns = `r.path, r.title, r.kind, r.tool_call_id AS toolCallId, r.document, r.subpath, r.mode, r.tokens,
+  r.summary`;
+
+/** The notes each message used, one row per note and kind (the first one recorded wins). */
+export class MessageReferences {
+  private readonly statements;
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.statements = {
+      insert: db.prepare(
+        `INSERT OR IGNORE INTO message_references
+           (message_id, path, title, kind, tool_call_id, document, subpath, mode, tokens, summary)
+         VALUES (@messageId, @path, @title, @kind, @toolCallId, @document, @subpath, @mode, @tokens, @summary)`,
+      ),
+      ofMessage: db.prepare<[number], ChatReference>(
+        `SELECT ${columns} FROM message_references r WHERE r.message_id = ? ORDER BY r.rowid`,
+      ),
+      ofSession: db.prepare<[string], ChatReference & { messageId: number }>(
+        `SELECT r.message_id AS messageId, ${columns}
+           FROM message_references r JOIN messages m ON m.id = r.message_id
+           WHERE m.session_id = ? ORDER BY r.rowid`,
+      ),
+      directTokens: db.prepare<[number, number, string]>(
+        `UPDATE message_references SET tokens = ? WHERE message_id = ? AND path = ? AND kind = 'direct'`,
+      ),
+    };
+  }
+
+  add(messageId: number, references: readonly ChatReference[]): void {
+    this.db.transaction(() => {
+      for (const reference of references) this.statements.insert.run({ messageId, ...reference });
+    })();
+  }
+
+  of(messageId: number): ChatReference[] {
+    return this.statements.ofMessage.all(messageId);
+  }
+
+  /** Every message's references in the session, by message id: one query for the whole session. */
+  ofSession(sessionId: string): Map<number, ChatReference[]> {
+    const byMessage = new Map<number, ChatReference[]>();
+    for (const { messageId, ...reference } of this.statements.ofSession.all(sessionId)) {
+      const list = byMessage.get(messageId);
+      if (list) list.push(reference);
+      else byMessage.set(messageId, [reference]);
+    }
+    return byMessage;
+  }
+
+  /** What each note a question linked cost in the request, once it was planned. */
+  setDirectTokens(messageId: number, costs: readonly { path: string; tokens: number }[]): void {
+    this.db.transaction(() => {
+      for (const { path, tokens } of costs) this.statements.directTokens.run(tokens, messageId, path);
+    })();
+  }
+}

@@ -1,0 +1,103 @@
+import {
+  contextKinds,
+  type ContextStrategy,
+  type PartTokens,
+  type RequestContext,
+  type RequestItem,
+} from '../../shared/context-domain';
+import type { AssembledRequest } from '../context/assemble';
+import type { UsageVerdict } from '../context/calibration';
+import { ModelError } from '../llm/llm-types';
+
+/** What the user should know about a response's reported usage, if anything. */
+export function usageNotice(
+  verdict: UsageVerdict,
+  reported: number | null,
+  estimated: number,
+): string | null {
+  if (verdict === 'no-report') {
+    return 'The server reported no token usage: the figures are Kasten’s own count, not calibrated.';
+  }
+  if (verdict === 'absurd') {
+    return `The server reported ${reported} prompt tokens for about ${estimated}: not believed, and not learned from.`;
+  }
+  if (verdict === 'truncated') {
+    return `The server counted ${reported} prompt tokens, far fewer than the ${estimated} sent: it may have cut the prompt without saying so.`;
+  }
+  return null;
+}
+
+export function overflowError(assembled: AssembledRequest): ModelError {
+  const { needed, available } = assembled.overflow!;
+  const largest = [...assembled.items]
+    .sort((a, b) => b.tokens - a.tokens)
+    .slice(0, 3)
+    .map((item) => `${item.label} (${item.tokens})`)
+    .join(', ');
+  return new ModelError(
+    `This request needs ${needed} tokens, ${available} are available in the model's window. ` +
+      `Largest parts: ${largest}. Compact the chat (/compact), remove a linked note, or start a new chat.`,
+    'bad-request',
+  );
+}
+
+/** The request context of an assembled request, in calibrated tokens that add up to its estimate. */
+export function recordOf(
+  assembled: AssembledRequest,
+  step: number,
+  strategy: ContextStrategy,
+  retried: boolean,
+  notices: string[],
+  calibration: { ratio: number; samples: number },
+): RequestContext {
+  const { estimate, budget } = assembled;
+  const itemTokens = spread(
+    assembled.items.map((item) => item.tokens),
+    estimate.calibrated,
+  );
+  const items: RequestItem[] = assembled.items.map((item, index) => ({
+    ...item,
+    tokens: itemTokens[index]!,
+  }));
+  const parts: PartTokens[] = contextKinds
+    .map((part) => ({
+      part,
+      tokens: items.filter((item) => item.kind === part).reduce((sum, item) => sum + item.tokens, 0),
+    }))
+    .filter((entry) => entry.tokens > 0);
+  return {
+    step,
+    window: budget.window,
+    usable: budget.usable,
+    estimated: estimate.calibrated,
+    reported: null,
+    calibration: { ratio: estimate.ratio, samples: calibration.samples },
+    strategy,
+    parts,
+    items,
+    dropped: assembled.dropped.map((item) => ({ ...item, tokens: Math.ceil(item.tokens * estimate.ratio) })),
+    notices,
+    retried,
+  };
+}
+
+/**
+ * Scales local counts to `total` so that they add up to it exactly: each gets its share rounded down,
+ * and the tokens left go to the largest remainders.
+ */
+export function spread(values: readonly number[], total: number): number[] {
+  const sum = values.reduce((a, b) => a + b, 0);
+  if (sum === 0) return values.map(() => 0);
+  const exact = values.map((value) => (value * total) / sum);
+  const floors = exact.map(Math.floor);
+  let left = total - floors.reduce((a, b) => a + b, 0);
+  const order = exact
+    .map((value, index) => ({ index, rest: value - floors[index]! }))
+    .sort((a, b) => b.rest - a.rest);
+  for (const { index } of order) {
+    if (left <= 0) break;
+    floors[index]! += 1;
+    left--;
+  }
+  return floors;
+}

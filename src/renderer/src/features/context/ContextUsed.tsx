@@ -1,0 +1,156 @@
+import { useId, useRef, useState } from 'react';
+import type { DroppedItem, RequestContext, RequestItem } from '../../../../shared/context-domain';
+import { openReference } from '../references/open-reference';
+import { formLabel, kindLabel, requestLabels, scoreText } from './request-view';
+import { calibrationText, exactTokens, reportedText } from './token-format';
+import './context.css';
+
+function ItemLabel({ item }: { item: RequestItem | DroppedItem }) {
+  if (!item.path) return <span className="context-item-label">{item.label}</span>;
+  const path = item.path;
+  return (
+    <button
+      type="button"
+      className="link-button context-item-label"
+      title={`Open ${path}`}
+      onClick={() => void openReference(path)}
+    >
+      {item.label}
+    </button>
+  );
+}
+
+function ItemFacts({ item }: { item: RequestItem | DroppedItem }) {
+  const form = 'form' in item ? formLabel(item.form) : null;
+  const score = scoreText(item.score);
+  return (
+    <span className="context-item-facts">
+      <span className="muted">{kindLabel(item.kind)}</span>
+      <span className={`include include-${item.include}`} data-testid="context-item-include">
+        {item.include}
+      </span>
+      {score && <span className="muted">{score}</span>}
+      {form && (
+        <span className="context-item-form" data-testid="context-item-form">
+          {form}
+        </span>
+      )}
+    </span>
+  );
+}
+
+function RequestView({ request }: { request: RequestContext }) {
+  return (
+    <>
+      <ul className="context-items">
+        {request.items.map((item, index) => (
+          <li key={index} className="context-item" data-testid="context-item" data-kind={item.kind}>
+            <ItemLabel item={item} />
+            <span className="context-item-tokens">{exactTokens(item.tokens)}</span>
+            <ItemFacts item={item} />
+          </li>
+        ))}
+      </ul>
+      {request.dropped.length > 0 && (
+        <>
+          <h5>Left out</h5>
+          <ul className="context-items context-dropped">
+            {request.dropped.map((item, index) => (
+              <li key={index} className="context-item" data-testid="context-dropped">
+                <ItemLabel item={item} />
+                <span className="context-item-tokens">{exactTokens(item.tokens)}</span>
+                <ItemFacts item={item} />
+                <span className="context-item-reason small">{item.reason}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {request.notices.length > 0 && (
+        <ul className="context-notices small">
+          {request.notices.map((notice, index) => (
+            <li key={index}>{notice}</li>
+          ))}
+        </ul>
+      )}
+      <dl className="context-facts context-totals" data-testid="context-used-totals">
+        <dt>Estimated</dt>
+        <dd>{exactTokens(request.estimated)} tokens</dd>
+        <dt>Server</dt>
+        <dd>{reportedText(request.reported)}</dd>
+        <dt>Window</dt>
+        <dd>
+          {exactTokens(request.window)}, {exactTokens(request.usable)} usable
+        </dd>
+        <dt>Strategy</dt>
+        <dd>{request.strategy}</dd>
+        <dt>Calibration</dt>
+        <dd>{calibrationText(request.calibration)}</dd>
+      </dl>
+      {request.retried && (
+        <p className="muted small">Sent again, smaller, after the server refused it as too long.</p>
+      )}
+    </>
+  );
+}
+
+/** "Context used" under an answer: what its model requests held, item by item, and why things were left out. */
+export function ContextUsed({ requests }: { requests: RequestContext[] }) {
+  const [open, setOpen] = useState(false);
+  const [chosen, setChosen] = useState<number | null>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+  const index = Math.min(chosen ?? requests.length - 1, requests.length - 1);
+  const request = requests[index];
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+
+  return (
+    <div
+      className="context-used-anchor"
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || !open) return;
+        event.stopPropagation();
+        close();
+      }}
+    >
+      <button
+        ref={button}
+        type="button"
+        className="link-button small"
+        data-testid="context-used-button"
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        onClick={() => setOpen(!open)}
+      >
+        Context used
+      </button>
+      {open && request && (
+        <section id={panelId} className="context-used" data-testid="context-used" aria-label="Context used">
+          <header className="context-used-header">
+            <h4>Context used</h4>
+            {requests.length > 1 && (
+              <select
+                aria-label="Request"
+                value={index}
+                onChange={(event) => setChosen(Number(event.target.value))}
+              >
+                {requestLabels(requests).map((label, position) => (
+                  <option key={position} value={position}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            )}
+            <button type="button" className="link-button" onClick={close}>
+              Close
+            </button>
+          </header>
+          <RequestView request={request} />
+        </section>
+      )}
+    </div>
+  );
+}
