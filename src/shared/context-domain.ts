@@ -91,6 +91,11 @@ export interface RequestContext {
   notices: string[];
   /** Sent again, smaller, after the provider refused the first try as too long. */
   retried: boolean;
+  /**
+   * Set when the request could not be made to fit (or was refused again): what it needed and what the
+   * window has. The answer then ends with an error the user can act on (compact, drop a note, new chat).
+   */
+  overflow?: { needed: number; available: number };
 }
 
 /** A summary that stands for older messages in the prompt; the messages themselves are kept. */

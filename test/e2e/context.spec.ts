@@ -266,3 +266,23 @@ function statusBarClip(page: import('@playwright/test').Page) {
   const { width, height } = page.viewportSize() ?? { width: 1280, height: 800 };
   return { x: width - 640, y: height - 40, width: 640, height: 40 };
 }
+
+test('a question too long for the window says what it needs and offers to compact or start a new chat', async ({
+  page,
+}) => {
+  scriptAnswers(() => ({ text: 'Sure.' }));
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  const question = `Please read all of this: ${'every word of a very long pasted text '.repeat(900)}`;
+  await app.composer.fill(question);
+  await app.composer.press('Enter');
+  const answer = app.chat.getByTestId('assistant-message').last();
+  await expect(answer).toHaveAttribute('data-status', 'error');
+  await expect(answer.getByRole('alert')).toContainText(/needs [\d,]+ tokens, [\d,]+ are available/);
+  // Nothing was sent: the model would have refused it, and the question is kept in the chat.
+  expect(model.chatRequests).toHaveLength(0);
+  await expect(app.chat.getByTestId('user-message')).toContainText('Please read all of this');
+  await expect(answer.getByTestId('overflow-compact')).toBeVisible();
+  await answer.getByTestId('overflow-new-chat').click();
+  await expect(app.chat.getByTestId('user-message')).toHaveCount(0);
+});

@@ -258,6 +258,11 @@ describe('the context engine in a long chat', () => {
     expect(refused.status).toBe('error');
     expect(refused.error).toMatch(/needs \d+ tokens, \d+ are available/);
     expect(refused.error).toMatch(/\/compact|new chat/);
+    // The request that was refused again is recorded with what it needed, for the user to see.
+    expect(refused.requests.at(-1)).toMatchObject({
+      retried: true,
+      overflow: { available: expect.any(Number) },
+    });
     // The question is kept: nothing typed is lost.
     expect(messageText(app.chat.session(sessionId!).messages.at(-2)!)).toBe('Question 6: and now?');
   });

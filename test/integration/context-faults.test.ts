@@ -54,6 +54,17 @@ describe('context faults end in a working chat or a clear message', () => {
     expect(sent).toMatch(/omitted/);
   });
 
+  it('a question longer than the whole window is not sent: the answer says what it needs, and it is kept', async () => {
+    const question = `Please consider this: ${'every word of a very long pasted text '.repeat(900)}`;
+    const answer = await ask(question);
+    expect(answer.status).toBe('error');
+    expect(answer.error).toMatch(/needs \d+ tokens, \d+ are available/);
+    expect(server.chatRequests).toHaveLength(0);
+    expect(answer.requests).toHaveLength(1);
+    expect(answer.requests[0]!.overflow!.needed).toBeGreaterThan(answer.requests[0]!.overflow!.available);
+    expect(messageText(app.chat.session(answer.sessionId).messages[0]!)).toBe(question.trim());
+  });
+
   it('a server that reports no usage: the estimate stands, uncalibrated, and says so', async () => {
     server.script(() => ({ text: 'Fine.', usage: null }));
     const first = await ask('Question one about [[Atomic notes]]?');

@@ -6,11 +6,12 @@ import type {
   TokenUsage,
 } from '../../shared/chat-domain';
 import type { RequestContext } from '../../shared/context-domain';
-import { recognizeContextLengthError, type ContextLengthError } from '../context/context-length-error';
+import { recognizeContextLengthError } from '../context/context-length-error';
 import type { ChatModel, LlmMessage, LlmToolCall, LlmToolResult } from '../llm/llm-types';
 import { ModelError } from '../llm/llm-types';
 import type { ToolVault } from './note-locator';
 import type { RequestPlanner } from './request-planner';
+import { ContextOverflowError, tooLong } from './request-record';
 import { citationReminder } from './system-prompt';
 import { runVaultTool, type DocumentNumbers } from './vault-tools';
 
@@ -56,6 +57,11 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
   const messages: LlmMessage[] = [];
   let searched = false;
   let position = 0;
+  let lastRecorded = -1;
+  const record = (slot: number, context: RequestContext) => {
+    lastRecorded = Math.max(lastRecorded, slot);
+    options.onRequest(slot, context);
+  };
   try {
     for (let step = 0; step < options.stepLimit; step++) {
       const calls: { part: ToolCallPart; position: number }[] = [];
@@ -67,7 +73,7 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
       const flood = new AbortController();
       let started = 0;
       let request = await requests.plan(step, messages, reminders, false, signal);
-      options.onRequest(position, request.context);
+      record(position, request.context);
       let retried = false;
       for (;;) {
         const partsBefore = state.parts.length;
@@ -111,19 +117,22 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
               options.onChange(state, true);
             } else {
               state.usage = addUsage(state.usage, event.usage);
-              options.onRequest(position, requests.reported(request, event.usage.inputTokens));
+              record(position, requests.reported(request, event.usage.inputTokens));
             }
           }
           break;
         } catch (error) {
           // Refused as too long before anything streamed: once, smaller (PRODUCT.md §6).
           const overflow = signal.aborted ? null : recognizeContextLengthError(error);
-          if (overflow && retried) throw stillTooLong(overflow, request.context);
+          if (overflow && retried) {
+            const { estimated, window } = request.context;
+            throw tooLong(request.context, overflow.needed ?? estimated, overflow.available ?? window, true);
+          }
           if (!overflow || state.parts.length !== partsBefore) throw error;
           retried = true;
           requests.overflowed(request, overflow);
           request = await requests.plan(step, messages, reminders, true, signal);
-          options.onRequest(++position, request.context);
+          record(++position, request.context);
         }
       }
       position++;
@@ -181,6 +190,10 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
     };
   } catch (error) {
     if (signal.aborted) return { status: 'stopped' };
+    // The request that did not fit is recorded too: the user sees what filled it.
+    if (error instanceof ContextOverflowError) {
+      record(error.sent ? lastRecorded : lastRecorded + 1, error.context);
+    }
     if (error instanceof ModelError) return { status: 'error', error: error.message };
     return {
       status: 'error',
@@ -199,23 +212,6 @@ function sentBack(args: unknown): unknown {
   return {
     shortened: `${text.slice(0, longestArguments)}… (${text.length - longestArguments} more characters)`,
   };
-}
-
-/** The retry was refused too: what it needed, what there is, and what the user can do. */
-function stillTooLong(overflow: ContextLengthError, context: RequestContext): ModelError {
-  const needed = overflow.needed ?? context.estimated;
-  const available = overflow.available ?? context.window;
-  const largest = [...context.items]
-    .sort((a, b) => b.tokens - a.tokens)
-    .slice(0, 3)
-    .map((item) => `${item.label} (${item.tokens})`)
-    .join(', ');
-  return new ModelError(
-    `The model's window is still too small for this request, even shortened: it needs ${needed} tokens, ` +
-      `${available} are available. Largest parts: ${largest}. Compact the chat (/compact), remove a linked ` +
-      'note, or start a new chat.',
-    'bad-request',
-  );
 }
 
 function pushPart<P extends MessagePart>(state: TurnState, part: P): { part: P; position: number } {

@@ -7,7 +7,7 @@ import type { ContextItemInput, ConversationMessage, ModelProfile } from '../con
 import { toolSchemasOf } from '../context/tool-schemas';
 import type { ChatModel, LlmMessage, LlmTool } from '../llm/llm-types';
 import type { ContextRecords } from './context-records';
-import { overflowError, recordOf, usageNotice } from './request-record';
+import { recordOf, tooLong, usageNotice } from './request-record';
 
 /** How long one summarization request may take before compaction falls back to `discard`. */
 const defaultCompactionTimeoutMs = 120_000;
@@ -101,14 +101,15 @@ export class RequestPlanner {
     }
     const notices = [...this.notices, ...assembled.notices];
     this.notices = [];
-    if (assembled.overflow) throw overflowError(assembled);
+    const context = recordOf(assembled, step, strategy, retry, notices, this.calibration());
+    if (assembled.overflow) throw tooLong(context, assembled.overflow.needed, assembled.overflow.available);
     return {
       system: assembled.system,
       messages: assembled.messages,
       tools: this.options.tools,
       maxOutputTokens: reservedOutputOf(this.window),
       raw: assembled.estimate.raw,
-      context: recordOf(assembled, step, strategy, retry, notices, this.calibration()),
+      context,
     };
   }
 

@@ -27,18 +27,35 @@ export function usageNotice(
   return null;
 }
 
-export function overflowError(assembled: AssembledRequest): ModelError {
-  const { needed, available } = assembled.overflow!;
-  const largest = [...assembled.items]
-    .sort((a, b) => b.tokens - a.tokens)
-    .slice(0, 3)
-    .map((item) => `${item.label} (${item.tokens})`)
-    .join(', ');
-  return new ModelError(
-    `This request needs ${needed} tokens, ${available} are available in the model's window. ` +
-      `Largest parts: ${largest}. Compact the chat (/compact), remove a linked note, or start a new chat.`,
-    'bad-request',
-  );
+/** A request that does not fit the model's window, even shortened; carries its record for the user. */
+export class ContextOverflowError extends ModelError {
+  constructor(
+    readonly context: RequestContext,
+    /** The request was sent (and refused); otherwise it was never sent, as planning showed it cannot fit. */
+    readonly sent: boolean,
+  ) {
+    const { needed, available } = context.overflow!;
+    const largest = [...context.items]
+      .sort((a, b) => b.tokens - a.tokens)
+      .slice(0, 3)
+      .map((item) => `${item.label} (${item.tokens})`)
+      .join(', ');
+    super(
+      `This request needs ${needed} tokens, ${available} are available in the model's window. ` +
+        `Largest parts: ${largest}. Compact the chat (/compact), remove a linked note, or start a new chat.`,
+      'bad-request',
+    );
+  }
+}
+
+/** The request as planned, marked as one that does not fit. */
+export function tooLong(
+  context: RequestContext,
+  needed: number,
+  available: number,
+  sent = false,
+): ContextOverflowError {
+  return new ContextOverflowError({ ...context, overflow: { needed, available } }, sent);
 }
 
 /** The request context of an assembled request, in calibrated tokens that add up to its estimate. */

@@ -1,5 +1,6 @@
 import { messageText, type ChatMessage } from '../../../../shared/chat-domain';
 import { ContextUsed } from '../context/ContextUsed';
+import { useContextStore } from '../context/context-store';
 import { AnswerMarkdown, type CitedDocument } from './AnswerMarkdown';
 import { useChatStore } from './chat-store';
 import { ToolCallView } from './ToolCallView';
@@ -31,6 +32,8 @@ export function MessageView({
 }) {
   const retry = useChatStore((state) => state.retry);
   const select = useChatStore((state) => state.select);
+  const newChat = useChatStore((state) => state.newChat);
+  const compact = useContextStore((state) => state.compact);
   if (message.role === 'user') {
     return (
       <article className="message message-user" data-testid="user-message">
@@ -77,9 +80,21 @@ export function MessageView({
       )}
       {statusNotes[message.status] && <p className="muted small">{statusNotes[message.status]}</p>}
       {failed && last && (
-        <button type="button" onClick={() => void retry()}>
-          Retry
-        </button>
+        <div className="message-actions">
+          <button type="button" onClick={() => void retry()}>
+            Retry
+          </button>
+          {message.status === 'error' && message.requests.at(-1)?.overflow && (
+            <>
+              <button type="button" data-testid="overflow-compact" onClick={() => void compact(null)}>
+                Compact the chat
+              </button>
+              <button type="button" data-testid="overflow-new-chat" onClick={() => newChat()}>
+                New chat
+              </button>
+            </>
+          )}
+        </div>
       )}
       {!streaming && message.requests.length > 0 && <ContextUsed requests={message.requests} />}
     </article>
