@@ -104,8 +104,8 @@ export function createApp(options: AppOptions): KastenApp {
   );
   const summaries = new SummaryQueue({
     store: new SummaryStore(db),
-    model: () => models.configuredModel(),
-    modelName: () => models.modelName(),
+    model: () => models.summaryModel(),
+    modelName: () => models.summaryModelName(),
     notes: (paths) => index.noteHashes(paths),
     readNote: (path) => vault.readNote(path),
     onProgress: (progress) => events.emit('summaries:progress', progress),
@@ -140,7 +140,8 @@ export function createApp(options: AppOptions): KastenApp {
         provider: settings.provider === 'anthropic' ? 'anthropic' : 'openai-compatible',
       };
     },
-    model: () => models.chatModel(),
+    // Writes the summaries of compactions; with no model chosen at all, chatModel() says so.
+    model: () => models.summaryModel() ?? models.chatModel(),
     vault: openVault,
     strategy: options.contextStrategy,
     compactionTimeoutMs: options.compactionTimeoutMs,

@@ -18,6 +18,11 @@ export interface ModelSettings {
   apiKeyEnv: string | null;
   /** The user's override of the model's context window, in tokens. */
   contextWindow: number | null;
+  /**
+   * The model on the same server that writes summaries (of notes, and of a chat when it is compacted);
+   * null: the chat model writes them.
+   */
+  summaryModel: string | null;
 }
 
 /**

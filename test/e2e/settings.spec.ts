@@ -147,6 +147,55 @@ test('a model override typed in the settings wins over the provider and survives
   expect(model.chatRequests).toHaveLength(0);
 });
 
+test('a summary model chosen from the listed models writes the note summaries and is kept after a reload', async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await app.statusBar.getByTestId('model-status').click();
+  const settings = page.getByTestId('settings');
+  const summaryNote = settings.getByTestId('summary-model');
+  await expect(summaryNote).toHaveText('No model is chosen to write summaries.');
+  await settings.getByRole('combobox', { name: 'Provider' }).selectOption('openai-compatible');
+  await settings.getByRole('textbox', { name: 'Base URL' }).fill(`${model.url}/v1`);
+  await settings.getByRole('textbox', { name: 'Key from environment variable' }).fill('KASTEN_E2E_API_KEY');
+  await settings.getByRole('button', { name: 'Test connection' }).click();
+  const confirmation = settings.getByRole('alertdialog', { name: 'Send the key to this server?' });
+  await confirmation.getByRole('button', { name: 'Send $KASTEN_E2E_API_KEY to this server' }).click();
+  await expect(settings.getByTestId('diagnosis')).toContainText('no model is chosen');
+  await settings.getByLabel('Model', { exact: true }).selectOption('scripted-model');
+
+  const writer = settings.getByRole('combobox', { name: 'Summaries written by' });
+  await expect(writer.locator('option')).toHaveText(['the chat model', 'other-model', 'scripted-model']);
+  await expect(writer).toHaveValue('');
+  await writer.selectOption('other-model');
+  await settings.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(settings.getByText('Saved.')).toBeVisible();
+  await expect(summaryNote).toHaveText(
+    'Summaries of notes and of compacted chats are written by other-model.',
+  );
+
+  // Background summaries are on for a server on this machine: every note goes to the summary model.
+  await expect.poll(() => model.chatRequests.length).toBe(3);
+  expect(model.chatRequests.map((request) => request.model)).toEqual([
+    'other-model',
+    'other-model',
+    'other-model',
+  ]);
+
+  await page.reload();
+  await app.statusBar.getByTestId('model-status').click();
+  await expect(writer).toHaveValue('other-model');
+  await expect(summaryNote).toHaveText(
+    'Summaries of notes and of compacted chats are written by other-model.',
+  );
+  await writer.selectOption('');
+  await settings.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(summaryNote).toHaveText(
+    'Summaries of notes and of compacted chats are written by scripted-model, the chat model.',
+  );
+});
+
 test("the window says where it came from, and Ollama's OpenAI-compatible API leads to the native one", async ({
   page,
 }) => {

@@ -28,6 +28,7 @@ function settings(overrides: Partial<ModelSettings> = {}): ModelSettings {
     model: 'llama3.1:8b',
     apiKeyEnv: null,
     contextWindow: null,
+    summaryModel: null,
     ...overrides,
   };
 }

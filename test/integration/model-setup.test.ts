@@ -4,6 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppOptions, KastenApp } from '../../src/main/app';
 import type { SecretBox } from '../../src/main/llm/api-keys';
 import { dispatch } from '../../src/main/hosts/dispatch';
+import { openAppDatabase } from '../../src/main/storage/app-database';
+import { SettingsTable } from '../../src/main/storage/settings-table';
 import type { ModelSettingsRequest } from '../../src/shared/model-domain';
 import { startIndexedApp } from '../support/indexed-app';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
@@ -44,6 +46,7 @@ function settings(overrides: Partial<ModelSettingsRequest> = {}): ModelSettingsR
     model: 'scripted-model',
     apiKeyEnv: null,
     contextWindow: null,
+    summaryModel: null,
     ...overrides,
   };
 }
@@ -124,6 +127,36 @@ describe('model settings over the contract', () => {
     // Stored as the keychain sealed it (base64 of "sealed…"), not as typed.
     expect(database.includes(Buffer.from('sealed').toString('base64'))).toBe(true);
     expect(database.includes('typed-secret')).toBe(false);
+  });
+});
+
+describe('the summary model setting', () => {
+  it('reads settings stored before it existed as the chat model, and keeps a chosen one across restarts', async () => {
+    const db = openAppDatabase(workspace.dataDir);
+    const older = {
+      provider: 'openai-compatible',
+      baseUrl: `${server.url}/v1`,
+      model: 'scripted-model',
+      apiKeyEnv: null,
+      contextWindow: null,
+    };
+    new SettingsTable(db).put('model', JSON.stringify(older));
+    db.close();
+    await startApp();
+    expect(await call('models:settings')).toMatchObject({ settings: { ...older, summaryModel: null } });
+    expect(app!.models.summaryModelName()).toBe('scripted-model');
+    // A request without it, as an older page sends, means the chat model too.
+    await expect(call('models:configure', older)).resolves.toMatchObject({
+      settings: { summaryModel: null },
+    });
+
+    await call('models:configure', settings({ summaryModel: 'other-model' }));
+    await app!.dispose();
+    await startApp();
+    expect(await call('models:settings')).toMatchObject({ settings: { summaryModel: 'other-model' } });
+    expect(app!.models.summaryModelName()).toBe('other-model');
+    expect(app!.models.summaryModel()?.name).toBe('other-model');
+    expect(app!.models.chatModel().name).toBe('scripted-model');
   });
 });
 

@@ -174,7 +174,7 @@ describe('a model call', () => {
     }
     return events;
   }
-  const base = { model: 'llama3.1:8b', apiKeyEnv: null, contextWindow: null };
+  const base = { model: 'llama3.1:8b', apiKeyEnv: null, contextWindow: null, summaryModel: null };
 
   it('keeps room for the answer: max_tokens on /v1, num_predict on Ollama', async () => {
     await streamOnce({ ...base, provider: 'openai-compatible', baseUrl: `${server.url}/v1` });

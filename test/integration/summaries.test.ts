@@ -29,6 +29,7 @@ function summaries(model = 'scripted-model', onProgress?: (progress: SummaryProg
     model,
     apiKeyEnv: null,
     contextWindow: null,
+    summaryModel: null,
   };
   return new SummaryQueue({
     store: new SummaryStore(db),

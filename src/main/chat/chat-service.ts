@@ -193,7 +193,7 @@ export class ChatService {
   ): Promise<Omit<StartedTurn, 'session' | 'userMessage'>> {
     const { store, events } = this.options;
     const messages = store.session(sessionId).messages;
-    const planner = await this.options.context.planner(sessionId, messages, direct, model);
+    const planner = await this.options.context.planner(sessionId, messages, direct);
     this.assertIdle(sessionId);
     const { assistant, controller, done } = writeAnswer({
       store,

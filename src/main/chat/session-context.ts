@@ -27,6 +27,7 @@ export interface SessionContextOptions {
   window: () => Promise<ContextWindow>;
   /** The configured model as the context engine knows it: calibration key, id, provider. */
   profile: () => ModelProfile;
+  /** The model that writes compaction summaries: the one chosen for summaries, else the chat model. */
   model: () => ChatModel;
   vault: () => { name: string; tools: ToolVault };
   /** A strategy for this run (`kasten ask --strategy`) instead of each session's own. */
@@ -67,14 +68,21 @@ export class SessionContext {
     sessionId: string,
     messages: readonly ChatMessage[],
     direct: DirectReferences,
-    model: ChatModel,
   ): Promise<RequestPlanner> {
     const question = messages.findLast((message) => message.role === 'user');
     if (!question) throw new AppError('invalid-input', 'There is no question to answer in this session.');
     const earlier = messages.filter((message) => message.id < question.id);
     const words = question.parts.find((part) => part.type === 'text')?.text ?? userText(question.parts);
     const window = await this.window();
-    return this.plannerFor(window, sessionId, earlier, { id: question.id, text: words }, direct, () => model);
+    // Summaries of what no longer fits are written by the summary model, not necessarily the chat's.
+    return this.plannerFor(
+      window,
+      sessionId,
+      earlier,
+      { id: question.id, text: words },
+      direct,
+      this.options.model,
+    );
   }
 
   /** The linked notes of a question, numbered for the session as they are sent. */

@@ -36,6 +36,7 @@ export interface ChatCommandArguments {
 
 export const chatCommandUsage = `  kasten ask <vault> "question" [--session ID] [--json]     ask the vault; the answer streams, then its references
        [--provider ollama|openai-compatible|anthropic] [--base-url URL] [--model NAME] [--api-key-env NAME]
+       [--summary-model NAME]                               the model that writes summaries (default: the chat model)
        [--strategy discard|summarize|hybrid] [--window N]   how this run fits the model's window
   kasten context <vault> --session ID [--json]              what the session's next request would hold
   kasten compact <vault> --session ID [--focus TEXT] [--json]   summarize the session's older messages

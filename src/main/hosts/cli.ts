@@ -69,6 +69,7 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
         provider: { type: 'string' },
         'base-url': { type: 'string' },
         model: { type: 'string' },
+        'summary-model': { type: 'string' },
         'api-key-env': { type: 'string' },
         'no-summaries': { type: 'boolean' },
         strategy: { type: 'string' },
@@ -133,7 +134,10 @@ function vaultCommand(
   );
 }
 
-/** --provider, --base-url, --model and --api-key-env: the model for this run, over the stored settings. */
+/**
+ * --provider, --base-url, --model, --summary-model and --api-key-env: the models for this run, over the
+ * stored settings.
+ */
 function modelFlags(values: Record<string, string | boolean | undefined>): Partial<ModelSettings> {
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
   const provider = text('provider');
@@ -142,9 +146,13 @@ function modelFlags(values: Record<string, string | boolean | undefined>): Parti
   const baseUrl = text('base-url') ?? (provider === 'anthropic' ? 'https://api.anthropic.com/v1' : undefined);
   const apiKeyEnv = text('api-key-env') ?? (provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : undefined);
   return Object.fromEntries(
-    Object.entries({ provider, baseUrl, model: text('model'), apiKeyEnv }).filter(
-      ([, value]) => value !== undefined,
-    ),
+    Object.entries({
+      provider,
+      baseUrl,
+      model: text('model'),
+      summaryModel: text('summary-model'),
+      apiKeyEnv,
+    }).filter(([, value]) => value !== undefined),
   );
 }
 

@@ -110,10 +110,10 @@ export class ModelService {
   }
 
   /**
-   * The model to summarize notes with, or null when none is chosen. Over Ollama's native API it runs with
-   * the window `contextWindow` reports, so what is planned for is what the server uses.
+   * The chat model, or null when none is chosen. Over Ollama's native API it runs with the window
+   * `contextWindow` reports, so what is planned for is what the server uses.
    */
-  configuredModel(): ChatModel | null {
+  private configuredModel(): ChatModel | null {
     const settings = this.settings.get();
     if (settings.model.trim() === '') return null;
     const key = this.keys.key(settings);
@@ -126,6 +126,27 @@ export class ModelService {
     return model.trim() === '' ? null : model;
   }
 
+  /**
+   * The model that writes summaries of notes and of compacted chats: the one chosen for them on the chat
+   * model's server, else the chat model; null when neither is chosen.
+   */
+  summaryModel(): ChatModel | null {
+    const settings = this.settings.get();
+    const name = this.summaryModelName();
+    if (name === null) return null;
+    const key = this.keys.key(settings);
+    const summarizing = { ...settings, model: name };
+    // Over Ollama's native API it runs with the chat model's window: compactions are planned for that one.
+    const planned = settings.model.trim() === '' ? summarizing : settings;
+    return createChatModel(summarizing, key, () => this.windows.resolve(planned, key));
+  }
+
+  /** The name of the model `summaryModel` gives, or null when neither it nor the chat model is chosen. */
+  summaryModelName(): string | null {
+    const { summaryModel } = this.settings.get();
+    return summaryModel !== null && summaryModel.trim() !== '' ? summaryModel : this.modelName();
+  }
+
   /** The settings of a request, once their key variable may be read and sent to their server. */
   private admitted({ confirmKey, ...settings }: ModelSettingsRequest): ModelSettings {
     this.keys.admit(settings, confirmKey === true);
@@ -133,6 +154,6 @@ export class ModelService {
   }
 
   backgroundSummaries(): boolean {
-    return this.backgroundAllowed && this.settings.summaries().background && this.modelName() !== null;
+    return this.backgroundAllowed && this.settings.summaries().background && this.summaryModelName() !== null;
   }
 }

@@ -10,6 +10,7 @@ export const defaultModelSettings: ModelSettings = {
   model: '',
   apiKeyEnv: null,
   contextWindow: null,
+  summaryModel: null,
 };
 
 /** The chat model settings, kept in the app database (no key: keys never leave the main process's memory). */

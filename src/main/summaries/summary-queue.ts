@@ -12,9 +12,9 @@ export interface NoteSummary {
 
 export interface SummaryQueueOptions {
   store: SummaryStore;
-  /** The configured model, or null when none is. */
+  /** The model that writes summaries, or null when none is chosen. Its name is part of the cache key. */
   model: () => ChatModel | null;
-  /** The configured model's name without building a client (summaries are looked up per reference). */
+  /** That model's name without building a client (summaries are looked up per reference). */
   modelName?: () => string | null;
   /** The notes at `paths` (every note when omitted) as last indexed. */
   notes: (paths?: readonly string[]) => NoteHash[];

@@ -39,6 +39,7 @@ function settings(overrides: Partial<ModelSettings> = {}): ModelSettings {
     model: 'gpt',
     apiKeyEnv: 'OPENAI_API_KEY',
     contextWindow: null,
+    summaryModel: null,
     ...overrides,
   };
 }

@@ -4,6 +4,7 @@ import { ContextWindowNote } from './ContextWindowNote';
 import { KeyConfirmation } from './KeyConfirmation';
 import { presetOf, presets } from './model-presets';
 import { useSettingsStore } from './settings-store';
+import { SummaryModelField } from './SummaryModelField';
 import { SummarySettings } from './SummarySettings';
 
 /** The settings dialog: Escape or a click outside closes it. */
@@ -147,6 +148,11 @@ function ModelForm({ saved: savedSettings }: { saved: ModelSettings }) {
             Could not list the models: {modelsError}
           </p>
         )}
+        <SummaryModelField
+          value={draft.summaryModel}
+          offered={offered}
+          onChange={(summaryModel) => change({ summaryModel })}
+        />
 
         <label className="field">
           <span>Context window</span>
