@@ -46,6 +46,7 @@ function loadSources() {
     import('../../src/main/vault/vault-service.ts'),
     import('../../src/main/chat/session-context.ts'),
     import('../../src/main/context/context-engine.ts'),
+    import('../../src/main/chat/context-settings.ts'),
   ]);
 }
 
@@ -103,6 +104,7 @@ export async function measureChatTurns(
     { VaultService },
     { SessionContext },
     { ContextEngine },
+    { ContextSettingsStore },
   ] = await loadSources();
 
   const base = mkdtempSync(join(tmpdir(), 'kasten-bench-chat-'));
@@ -143,6 +145,7 @@ export async function measureChatTurns(
     context: new SessionContext({
       engine: new ContextEngine({ calibrations: store.contexts }),
       store,
+      settings: new ContextSettingsStore(db),
       // The app's fallback window: what it plans with when the server says nothing.
       window: async () => ({ tokens: 8192, source: 'fallback' }),
       profile: () => ({ key: model.name, model: model.name }),

@@ -6,6 +6,7 @@ import { AppError } from './app-error';
 import { AppEvents } from './app-events';
 import { ChatService } from './chat/chat-service';
 import { ChatStore } from './chat/chat-store';
+import { ContextSettingsStore } from './chat/context-settings';
 import { SessionContext } from './chat/session-context';
 import { ContextEngine } from './context/context-engine';
 import type { ContextStrategy } from '../shared/context-domain';
@@ -130,6 +131,7 @@ export function createApp(options: AppOptions): KastenApp {
   const context = new SessionContext({
     engine: new ContextEngine({ calibrations: chatStore.contexts }),
     store: chatStore,
+    settings: new ContextSettingsStore(db),
     window: () => models.contextWindowWithin(2_000),
     profile: () => {
       const settings = modelSettings.get();
@@ -199,6 +201,12 @@ export function createApp(options: AppOptions): KastenApp {
     },
     'context:status': async ({ sessionId, draft }) => context.status(sessionId, draft),
     'context:compact': async ({ sessionId, focus }) => chat.compact(sessionId, focus),
+    'context:settings': async () => context.settings(),
+    'context:configure': async (settings) => {
+      const saved = context.configure(settings);
+      events.emit('context:changed', { sessionId: '' });
+      return saved;
+    },
     'context:strategy': async ({ sessionId, strategy }) => {
       context.setStrategy(sessionId, strategy);
       events.emit('context:changed', { sessionId });

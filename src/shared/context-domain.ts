@@ -136,3 +136,22 @@ export function contextLevel(used: number, usable: number): ContextStatus['level
   if (usable <= 0 || used > usable * 0.9) return 'full';
   return used > usable * 0.7 ? 'warn' : 'ok';
 }
+
+/** How requests are fitted to the window; Settings → Context. */
+export interface ContextSettings {
+  /** The strategy a new chat starts with; each chat can change its own. */
+  strategy: ContextStrategy;
+  /** Shares of the usable window in percent: the system prompt; tools, rules and notes; the conversation. */
+  shares: { system: number; context: number; conversation: number };
+  /** Percent of the usable window past which `summarize` and `hybrid` compact. */
+  threshold: number;
+  /** Turns kept word for word after a compaction. */
+  tailTurns: number;
+}
+
+export const defaultContextSettings: ContextSettings = {
+  strategy: 'hybrid',
+  shares: { system: 10, context: 30, conversation: 60 },
+  threshold: 80,
+  tailTurns: 4,
+};

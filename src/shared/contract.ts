@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import type { LinkResolution } from './links/link-resolver';
 import type { ChatMessage, ChatSession, ContextWindow, SessionSummary } from './chat-domain';
-import { contextStrategies, type ContextStatus, type SessionCompaction } from './context-domain';
+import {
+  contextStrategies,
+  type ContextSettings,
+  type ContextStatus,
+  type SessionCompaction,
+} from './context-domain';
 import type { ConnectionReport, ModelInfo, ModelSetup, SummaryProgress, SummaryReport } from './model-domain';
 import type {
   AppInfo,
@@ -150,6 +155,28 @@ export const requests = {
   /** Summarizes the session's older messages now (`/compact [focus]`); the messages themselves stay. */
   'context:compact': request<{ compaction: SessionCompaction | null; notice: string | null }>()(
     z.object({ sessionId, focus: z.string().trim().max(2000).optional() }).strict(),
+  ),
+  /** How requests are fitted to the window: new chats' strategy, shares, threshold, verbatim tail. */
+  'context:settings': request<ContextSettings>()(z.undefined()),
+  'context:configure': request<ContextSettings>()(
+    z
+      .object({
+        strategy: z.enum(contextStrategies),
+        shares: z
+          .object({
+            system: z.number().int().min(0).max(100),
+            context: z.number().int().min(0).max(100),
+            conversation: z.number().int().min(10).max(100),
+          })
+          .strict()
+          .refine(
+            (shares) => shares.system + shares.context + shares.conversation === 100,
+            'The shares must add up to 100%.',
+          ),
+        threshold: z.number().int().min(50).max(95),
+        tailTurns: z.number().int().min(1).max(20),
+      })
+      .strict(),
   ),
   /** How the session's requests are fitted to the window from now on. */
   'context:strategy': request<null>()(z.object({ sessionId, strategy: z.enum(contextStrategies) }).strict()),

@@ -286,3 +286,35 @@ test('a question too long for the window says what it needs and offers to compac
   await answer.getByTestId('overflow-new-chat').click();
   await expect(app.chat.getByTestId('user-message')).toHaveCount(0);
 });
+
+test('Settings choose how new chats fit the window, and the breakdown of a new chat follows', async ({
+  page,
+}) => {
+  scriptAnswers(() => ({ text: 'Noted.' }));
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await page.getByTestId('model-status').click();
+  const settings = page.getByTestId('settings');
+  await settings.getByTestId('context-default-strategy').selectOption('summarize');
+  await settings.getByTestId('context-threshold').fill('70');
+  await settings.getByTestId('context-share-context').fill('20');
+  // The shares no longer add up: saving waits until they do.
+  await expect(settings.getByTestId('context-settings-save')).toBeDisabled();
+  await settings.getByTestId('context-share-conversation').fill('70');
+  await settings.getByTestId('context-settings-save').click();
+  await expect(settings.getByText('Saved.')).toBeVisible();
+  await settings
+    .getByRole('region', { name: 'Context' })
+    .screenshot({ path: 'test-results/context/settings.png' });
+  await page.getByRole('button', { name: 'Close settings' }).click();
+
+  await ask(app, 'A first question about compost?');
+  await app.contextMeter.click();
+  await expect(app.contextPopover.getByTestId('context-strategy')).toHaveValue('summarize');
+  await page.keyboard.press('Escape');
+
+  await page.reload();
+  await page.getByTestId('model-status').click();
+  await expect(page.getByTestId('context-threshold')).toHaveValue('70');
+  await expect(page.getByTestId('context-default-strategy')).toHaveValue('summarize');
+});

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
+import { dispatch } from '../../src/main/hosts/dispatch';
 import { messageText, type ChatMessage } from '../../src/shared/chat-domain';
 import {
   countingServer,
@@ -294,5 +295,55 @@ describe('the context engine in a long chat', () => {
     const session = app.chat.session(sessionId!);
     expect(session.messages).toHaveLength(12);
     expect(session.compactions).toHaveLength(1);
+  });
+});
+
+async function restart(): Promise<void> {
+  await app.dispose();
+  app = await startIndexedApp(workspace.dataDir, workspace.vault, {
+    model: { provider: 'openai-compatible', baseUrl: `${server.url}/v1`, model: 'scripted-model' },
+  });
+}
+
+describe('the context settings', () => {
+  it('shares, threshold and new chats’ strategy are the user’s, kept, and followed by every request', async () => {
+    server.script(() => ({ text: 'Fine.' }));
+    // About 450 tokens: within 30% of the usable window, not within 10%.
+    writeFileSync(join(workspace.vault, 'Middle note.md'), `# Middle note\n\n${prose('Middle', 330)}\n`);
+    await restart();
+    const before = await ask('Question 1: what does [[Middle note]] say?');
+    const guide = (answer: ChatMessage) =>
+      answer.requests[0]!.items.find((item) => item.path === 'Middle note.md')!;
+    expect(guide(before).form).toBe('whole');
+
+    const settings = await app.handlers['context:settings'](undefined);
+    expect(settings).toEqual({
+      strategy: 'hybrid',
+      shares: { system: 10, context: 30, conversation: 60 },
+      threshold: 80,
+      tailTurns: 4,
+    });
+    // Through the contract, as a host passes it: shares that do not add up are refused.
+    const refused = await dispatch(app, 'context:configure', {
+      ...settings,
+      shares: { system: 10, context: 30, conversation: 30 },
+    });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'invalid-input', message: /add up to 100/ } });
+    await app.handlers['context:configure']({
+      strategy: 'discard',
+      shares: { system: 10, context: 10, conversation: 80 },
+      threshold: 70,
+      tailTurns: 2,
+    });
+
+    // Kept across a restart, and followed: the note no longer fits its smaller share whole.
+    await restart();
+    expect((await app.handlers['context:settings'](undefined)).strategy).toBe('discard');
+    const after = await ask('Question 1: what does [[Middle note]] say?');
+    expect(guide(after).form).not.toBe('whole');
+    expect(app.chat.session(after.sessionId).strategy).toBe('discard');
+    expect(after.requests[0]!.strategy).toBe('discard');
+    // A chat started before keeps its own strategy.
+    expect(app.chat.session(before.sessionId).strategy).toBe('hybrid');
   });
 });

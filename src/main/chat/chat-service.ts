@@ -103,7 +103,7 @@ export class ChatService {
     const model = this.options.model();
     const session = input.sessionId
       ? this.options.store.sessionSummary(input.sessionId)
-      : store.createSession(vault.root, titleFrom(text));
+      : this.newSession(vault.root, titleFrom(text));
     this.assertIdle(session.id);
     const direct = await this.options.context.references(session.id, text);
     const parts: MessagePart[] = [{ type: 'text', step: 0, text }];
@@ -173,6 +173,12 @@ export class ChatService {
 
   isRunning(sessionId: string): boolean {
     return this.running.has(sessionId);
+  }
+
+  private newSession(vault: string, title: string): SessionSummary {
+    const session = this.options.store.createSession(vault, title);
+    this.options.context.newSession(session.id);
+    return session;
   }
 
   private markAbandoned(): void {

@@ -1,6 +1,7 @@
 import type { ChatMessage, ContextWindow } from '../../shared/chat-domain';
 import {
   contextLevel,
+  type ContextSettings,
   type ContextStatus,
   type ContextStrategy,
   type SessionCompaction,
@@ -10,6 +11,7 @@ import type { ContextEngine } from '../context/context-engine';
 import type { ModelProfile } from '../context/context-types';
 import type { ChatModel } from '../llm/llm-types';
 import type { ChatStore } from './chat-store';
+import { engineOptions, type ContextSettingsStore } from './context-settings';
 import { conversationOf, userText } from './conversation';
 import { directReferences, type DirectReferences } from './direct-references';
 import type { ToolVault } from './note-locator';
@@ -23,6 +25,8 @@ const compactionPauseMs = 5 * 60_000;
 export interface SessionContextOptions {
   engine: ContextEngine;
   store: ChatStore;
+  /** The user's shares, threshold, verbatim tail and new chats' strategy. */
+  settings: ContextSettingsStore;
   /** The window the model server runs with, and where that figure came from. */
   window: () => Promise<ContextWindow>;
   /** The configured model as the context engine knows it: calibration key, id, provider. */
@@ -45,7 +49,26 @@ export class SessionContext {
   /** When a session's last automatic compaction failed: answers do not wait for another for a while. */
   private readonly failedCompactions = new Map<string, number>();
 
-  constructor(private readonly options: SessionContextOptions) {}
+  constructor(private readonly options: SessionContextOptions) {
+    options.engine.configure(engineOptions(options.settings.get()));
+  }
+
+  settings(): ContextSettings {
+    return this.options.settings.get();
+  }
+
+  /** Saves the settings; every request planned from now on follows them. */
+  configure(settings: ContextSettings): ContextSettings {
+    const saved = this.options.settings.set(settings);
+    this.options.engine.configure(engineOptions(saved));
+    return saved;
+  }
+
+  /** A new chat starts with the strategy the settings name. */
+  newSession(sessionId: string): void {
+    const { strategy } = this.options.settings.get();
+    if (strategy !== 'hybrid') this.options.store.contexts.setStrategy(sessionId, strategy);
+  }
 
   /** The window to plan with: the configured one, or what the server said it holds when that is less. */
   private async window(): Promise<ContextWindow> {
@@ -177,7 +200,9 @@ export class SessionContext {
       model,
       profile: this.options.profile(),
       window,
-      strategy: this.options.strategy ?? (sessionId ? store.contexts.strategy(sessionId) : 'hybrid'),
+      strategy:
+        this.options.strategy ??
+        (sessionId ? store.contexts.strategy(sessionId) : this.options.settings.get().strategy),
       system: systemPrompt(this.options.vault().name),
       tools: vaultTools,
       history: conversationOf(earlier),

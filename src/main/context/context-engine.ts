@@ -33,10 +33,15 @@ export interface ContextEngineDependencies {
 /** Counts, budgets, prunes and compacts model requests. One per app: its caches serve every session. */
 export class ContextEngine {
   private readonly counters = new Map<EncodingName, TokenCounter>();
-  private readonly options: ContextOptions;
+  private options: ContextOptions;
 
   constructor(private readonly dependencies: ContextEngineDependencies) {
     this.options = { ...defaultContextOptions, ...dependencies.options };
+  }
+
+  /** New shares, threshold or tail from the user's settings; counts stay cached. */
+  configure(options: Partial<ContextOptions>): void {
+    this.options = { ...defaultContextOptions, ...this.dependencies.options, ...options };
   }
 
   /** The request for one agent-loop step. Pure apart from the count caches; cheap to call every step. */

@@ -1,5 +1,10 @@
 import { create } from 'zustand';
-import type { ContextStatus, ContextStrategy, SessionCompaction } from '../../../../shared/context-domain';
+import type {
+  ContextSettings,
+  ContextStatus,
+  ContextStrategy,
+  SessionCompaction,
+} from '../../../../shared/context-domain';
 import { describeError, kasten } from '../../api';
 import { useChatStore } from '../chat/chat-store';
 import { useSettingsStore } from '../settings/settings-store';
@@ -27,6 +32,11 @@ interface ContextState {
   setDraft(text: string): void;
   compact(focus: string | null): Promise<void>;
   setStrategy(strategy: ContextStrategy): Promise<void>;
+  /** Settings → Context: new chats' strategy, shares, threshold and verbatim tail. */
+  settings: ContextSettings | null;
+  settingsError: string | null;
+  loadSettings(): Promise<void>;
+  saveSettings(settings: ContextSettings): Promise<boolean>;
 }
 
 /** After an event: events come in bursts (a request sent, its tool results), one reload serves them. */
@@ -108,6 +118,25 @@ export const useContextStore = create<ContextState>((set, get) => ({
     } finally {
       set({ compacting: false });
       loader.schedule(0);
+    }
+  },
+  settings: null,
+  settingsError: null,
+  async loadSettings() {
+    try {
+      set({ settings: await kasten.context.settings(), settingsError: null });
+    } catch (error) {
+      set({ settingsError: describeError(error) });
+    }
+  },
+  async saveSettings(settings) {
+    try {
+      set({ settings: await kasten.context.configure(settings), settingsError: null });
+      loader.schedule(0);
+      return true;
+    } catch (error) {
+      set({ settingsError: describeError(error) });
+      return false;
     }
   },
   async setStrategy(strategy) {

@@ -5,6 +5,7 @@ import { KeyConfirmation } from './KeyConfirmation';
 import { presetOf, presets } from './model-presets';
 import { useSettingsStore } from './settings-store';
 import { SummaryModelField } from './SummaryModelField';
+import { ContextSettingsSection } from '../context/ContextSettingsSection';
 import { SummarySettings } from './SummarySettings';
 
 /** The settings dialog: Escape or a click outside closes it. */
@@ -44,6 +45,7 @@ export function SettingsView() {
         </header>
         {setup ? <ModelForm saved={setup.settings} /> : <p className="muted">{error ?? 'Loading…'}</p>}
         {setup && <SummarySettings />}
+        {setup && <ContextSettingsSection />}
       </div>
     </div>
   );
