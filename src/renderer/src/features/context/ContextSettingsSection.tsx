@@ -104,7 +104,7 @@ function ContextSettingsForm({ saved }: { saved: ContextSettings }) {
         )}
         <div className="field-row">
           <button type="submit" disabled={total !== 100} data-testid="context-settings-save">
-            Save
+            Save context settings
           </button>
           {done && !error && <span className="muted small">Saved.</span>}
         </div>
