@@ -71,6 +71,8 @@ if (wanted('engine')) {
     ['round trip during cold index p95 (ms)', (f) => ms(percentile(f.roundTripDuringIndexMs, 95)), '≤ 50 ms'],
     ['search p50 (ms, over HTTP)', (f) => ms(percentile(f.searchMs, 50)), ''],
     ['search p95 (ms, over HTTP)', (f) => ms(percentile(f.searchMs, 95)), '≤ 15 ms'],
+    ['question search p50 (ms, some-words ranking)', (f) => ms(percentile(f.questionSearchMs, 50)), ''],
+    ['question search p95 (ms, some-words ranking)', (f) => ms(percentile(f.questionSearchMs, 95)), ''],
     ['peak RSS of the host (MB)', (f) => ms(f.peakRssMb), '≤ 300 MB'],
   ];
   console.log(

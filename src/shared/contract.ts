@@ -100,7 +100,10 @@ export const requests = {
   'index:status': request<{ progress: IndexProgress; report: IndexReport | null }>()(z.undefined()),
   /** Stops a running index pass; the rest is picked up on the next open. */
   'index:cancel': request<null>()(z.undefined()),
-  /** Full-text search: every word as a prefix, best matches first. */
+  /**
+   * Full-text search: the notes holding every word (each as a prefix) best first, then, when those are
+   * few, the notes holding some of the words (`ranker: 'some-words'`).
+   */
   'search:notes': request<SearchHit[]>()(
     z
       .object({

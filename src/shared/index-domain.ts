@@ -37,13 +37,22 @@ export interface SearchRequest {
   tag?: string;
 }
 
+/**
+ * Which ranking found a hit: `all-words`, the notes holding every word of the query (each as a prefix),
+ * or `some-words`, ranked after them when they are few: notes holding some of the words, stop words
+ * left out, more of the words first; `semantic`, a note only hybrid search's vectors found (its snippet
+ * is its closest passage, with nothing marked).
+ */
+export type SearchRanker = 'all-words' | 'some-words' | 'semantic';
+
 export interface SearchHit {
   path: string;
   title: string;
-  /** BM25 relevance, higher is better. */
+  /** BM25 relevance within the hit's ranking, higher is better; some-words hits come after all-words hits. */
   score: number;
   /** A passage with the matched terms between `\u0002` and `\u0003`. */
   snippet: string;
+  ranker: SearchRanker;
 }
 
 export interface TagCount {

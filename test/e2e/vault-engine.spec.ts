@@ -40,6 +40,22 @@ test('search finds a note as you type and opens it', async ({ page }) => {
   await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
 });
 
+test('a question finds the note that answers it under "also matching some words", with its snippet', async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await page.getByTestId('search-input').fill('how do I link two notes together?');
+  const some = page.getByTestId('search-group-some-words');
+  await expect(some.getByText('Also matching some words')).toBeVisible();
+  const first = some.getByTestId('search-result').first();
+  await expect(first).toContainText('Links between notes');
+  await expect(first.locator('mark').filter({ hasText: 'together' })).toBeVisible();
+  await expect(page.getByTestId('search-group-all-words')).toHaveCount(0);
+  await first.click();
+  await expect(app.viewerTitle()).toHaveText('Links between notes');
+});
+
 test('a [[Note#Heading]] link lands on the heading', async ({ page }) => {
   const app = new AppPage(page);
   await page.goto(server.url);

@@ -90,6 +90,28 @@ describe('kasten index / links / search / backlinks', () => {
     expect(text.out).toMatch(/^Zettelkasten method\.md:\d+ {2}.*Luhmann/m);
   });
 
+  it('prints the notes holding only some of the words under their own heading, and marks them in JSON', async () => {
+    const ws = sample();
+    const question = 'how do I link two notes together?';
+    const text = await kasten('search', ws.vault, question, '--limit', '3', '--data-dir', ws.dataDir);
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(
+      /^Also matching some words:\n\nLinks between notes — concepts\/Links between notes\.md/,
+    );
+    const json = await kasten(
+      'search',
+      ws.vault,
+      question,
+      '--limit',
+      '3',
+      '--json',
+      '--data-dir',
+      ws.dataDir,
+    );
+    const hits = JSON.parse(json.out) as { path: string; ranker: string }[];
+    expect(hits[0]).toMatchObject({ path: 'concepts/Links between notes.md', ranker: 'some-words' });
+  });
+
   it('refuses a path that is not a folder with a clear message', async () => {
     const ws = sample();
     const file = await kasten('index', join(ws.vault, 'Welcome to Kasten.md'), '--data-dir', ws.dataDir);

@@ -309,7 +309,7 @@ describe('the context settings', () => {
   it('shares, threshold and new chats’ strategy are the user’s, kept, and followed by every request', async () => {
     server.script(() => ({ text: 'Fine.' }));
     // About 450 tokens: within 30% of the usable window, not within 10%.
-    writeFileSync(join(workspace.vault, 'Middle note.md'), `# Middle note\n\n${prose('Middle', 330)}\n`);
+    writeFileSync(join(workspace.vault, 'Middle note.md'), `# Middle note\n\n${prose('Middle', 220)}\n`);
     await restart();
     const before = await ask('Question 1: what does [[Middle note]] say?');
     const guide = (answer: ChatMessage) =>

@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
+import {
+  embed as embedVector,
+  startScriptedModelServer,
+  type ScriptedModelServer,
+} from '../support/scripted-model-server';
 
 interface ToolCallDelta {
   index: number;
@@ -453,6 +457,30 @@ describe('scripted model server', () => {
     const bytes = Buffer.from(encoded.data[0]?.embedding as string, 'base64');
     const decoded = Array.from(new Float32Array(bytes.buffer, bytes.byteOffset, 64));
     decoded.forEach((value, i) => expect(value).toBeCloseTo(a![i]!, 6));
+  });
+
+  it("answers Ollama's /api/embed with the same vectors, counts the inputs, and changes length when told", async () => {
+    const embed = (input: string | string[]) =>
+      json<{ model: string; embeddings: number[][]; prompt_eval_count: number }>(
+        fetch(`${server.url}/api/embed`, {
+          method: 'POST',
+          body: JSON.stringify({ model: 'nomic-embed-text', input }),
+        }),
+      );
+    const ollama = await embed(['tomato garden', 'tax return']);
+    expect(ollama).toMatchObject({ model: 'nomic-embed-text', prompt_eval_count: expect.any(Number) });
+    expect(ollama.embeddings[0]).toEqual(embedVector('tomato garden'));
+    expect(ollama.embeddings[1]).toHaveLength(64);
+
+    server.setEmbeddingDimensions(32);
+    expect((await embed('tomato garden')).embeddings[0]).toHaveLength(32);
+    server.failEmbeddings(503);
+    const failed = await fetch(`${server.url}/api/embed`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'nomic-embed-text', input: 'x' }),
+    });
+    expect(failed.status).toBe(503);
+    expect(server.embeddingInputs()).toEqual([['tomato garden', 'tax return'], ['tomato garden'], ['x']]);
   });
 
   it('answers the Ollama tags and show endpoints with the context length', async () => {

@@ -16,7 +16,7 @@ export function serverPromptTokens(request: ChatRequest): number {
     const calls = (message.tool_calls ?? []).map((call) => call.function.name + call.function.arguments);
     tokens += 4 + countTokens(content, { allowedSpecial: 'all' }) + countTokens(calls.join('\n'));
   }
-  if (request.tools && request.tools.length > 0) tokens += 8 + countTokens(JSON.stringify(request.tools));
+  if (request.tools && request.tools.length > 0) tokens += 4 + countTokens(JSON.stringify(request.tools));
   // Another tokenizer splits prose a little finer than o200k does.
   return Math.ceil(tokens * 1.06);
 }

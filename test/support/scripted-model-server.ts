@@ -110,6 +110,15 @@ export interface ScriptedModelServer {
   requireApiKey(key: string | null): void;
   /** With a status, `GET /v1/models` fails with it (and a default error body); null lists the models again. */
   failModelList(status: number | null): void;
+  /**
+   * The length of the vectors `/v1/embeddings` and `/api/embed` answer with from now on (default 64), as
+   * a server that swapped its model under the same name would; a function gives each text's length.
+   */
+  setEmbeddingDimensions(dimensions: number | ((text: string) => number)): void;
+  /** With a status, embedding requests fail with it; null answers them again. */
+  failEmbeddings(status: number | null): void;
+  /** The texts each embedding request asked for, in order (both routes). */
+  embeddingInputs(): string[][];
   stop(): Promise<void>;
 }
 
@@ -126,10 +135,12 @@ export interface ScriptedModelServerOptions {
    * `default_generation_settings.n_ctx`, and `/v1/models` gives `contextLength` as `meta.n_ctx_train`.
    */
   llamaCppContext?: number;
+  /** See `setEmbeddingDimensions`. */
+  embeddingDimensions?: number;
 }
 
 const roles = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
-const embeddingDimensions = 64;
+const defaultEmbeddingDimensions = 64;
 
 /**
  * Starts an OpenAI-compatible model server on 127.0.0.1 that answers from a script, with Ollama's native
@@ -144,6 +155,10 @@ export async function startScriptedModelServer(
   let apiKey = options.apiKey ?? null;
   let modelListStatus = options.modelListStatus ?? null;
   let completionCount = 0;
+  let embeddingDimensions: number | ((text: string) => number) =
+    options.embeddingDimensions ?? defaultEmbeddingDimensions;
+  let embeddingStatus: number | null = null;
+  const embeddingInputs: string[][] = [];
   const requests: RecordedRequest[] = [];
   const chatRequests: ChatRequest[] = [];
 
@@ -194,7 +209,30 @@ export async function startScriptedModelServer(
       chatRequests.push(request);
       return answerChat(req, res, request, nextReply(request), ++completionCount);
     }
-    if (route === 'POST /v1/embeddings') return answerEmbeddings(res, body);
+    if (route === 'POST /v1/embeddings' || route === 'POST /api/embed') {
+      const ollama = route === 'POST /api/embed';
+      const input = typeof body.input === 'string' ? [body.input] : body.input;
+      if (!Array.isArray(input) || !input.every((item): item is string => typeof item === 'string')) {
+        const message = "'input' must be a string or an array of strings";
+        return sendJson(
+          res,
+          400,
+          ollama ? { error: message } : openAiError(message, 'invalid_request_error'),
+        );
+      }
+      embeddingInputs.push(input);
+      if (embeddingStatus !== null) {
+        const failure = defaultErrorBody(embeddingStatus);
+        return answerStatus(res, embeddingStatus, ollama ? { error: failure.error.message } : failure);
+      }
+      const lengthOf = embeddingDimensions;
+      const vectors = input.map((text) =>
+        embed(text, typeof lengthOf === 'number' ? lengthOf : lengthOf(text)),
+      );
+      return ollama
+        ? answerOllamaEmbed(res, body, input, vectors)
+        : answerEmbeddings(res, body, input, vectors);
+    }
     if (route === 'GET /api/tags') {
       return sendJson(res, 200, {
         models: models.map((model) => ({ name: model.id, model: model.id, size: 0, digest: '' })),
@@ -281,6 +319,15 @@ export async function startScriptedModelServer(
     },
     failModelList(status) {
       modelListStatus = status;
+    },
+    setEmbeddingDimensions(dimensions) {
+      embeddingDimensions = dimensions;
+    },
+    failEmbeddings(status) {
+      embeddingStatus = status;
+    },
+    embeddingInputs() {
+      return embeddingInputs.map((input) => [...input]);
     },
     async stop() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -514,18 +561,14 @@ function defaultErrorBody(status: number) {
   return openAiError(`Scripted error ${status}`, 'invalid_request_error');
 }
 
-function answerEmbeddings(res: ServerResponse, body: Record<string, unknown>): void {
-  const input = typeof body.input === 'string' ? [body.input] : body.input;
-  if (!Array.isArray(input) || !input.every((item): item is string => typeof item === 'string')) {
-    return sendJson(
-      res,
-      400,
-      openAiError("'input' must be a string or an array of strings", 'invalid_request_error'),
-    );
-  }
+function answerEmbeddings(
+  res: ServerResponse,
+  body: Record<string, unknown>,
+  input: string[],
+  vectors: number[][],
+): void {
   const base64 = body.encoding_format === 'base64';
-  const data = input.map((text, index) => {
-    const vector = embed(text);
+  const data = vectors.map((vector, index) => {
     const embedding = base64 ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector;
     return { object: 'embedding', index, embedding };
   });
@@ -538,18 +581,35 @@ function answerEmbeddings(res: ServerResponse, body: Record<string, unknown>): v
   });
 }
 
+/** Ollama's native `POST /api/embed` answer. */
+function answerOllamaEmbed(
+  res: ServerResponse,
+  body: Record<string, unknown>,
+  input: string[],
+  vectors: number[][],
+): void {
+  sendJson(res, 200, {
+    model: typeof body.model === 'string' ? body.model : 'scripted-embedding',
+    embeddings: vectors,
+    total_duration: 1_000_000,
+    load_duration: 100_000,
+    prompt_eval_count: Math.ceil(input.join('').length / 4),
+  });
+}
+
 /**
  * Sum of one pseudo-random direction per word, so equal texts get equal vectors and texts sharing words
  * point in similar directions (retrieval tests can rank), normalised to unit length.
  */
-export function embed(text: string): number[] {
+export function embed(text: string, dimensions = defaultEmbeddingDimensions): number[] {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [text];
-  const vector = new Array<number>(embeddingDimensions).fill(0);
+  const vector = new Array<number>(dimensions).fill(0);
+  const blocks = Array.from({ length: Math.ceil(dimensions / 32) }, (_, block) => block);
   for (const word of words) {
     const bytes = Buffer.concat(
-      [0, 1].map((block) => createHash('sha256').update(`${block}:${word}`).digest()),
+      blocks.map((block) => createHash('sha256').update(`${block}:${word}`).digest()),
     );
-    for (let i = 0; i < embeddingDimensions; i++) vector[i] = (vector[i] ?? 0) + (bytes[i] ?? 0) / 127.5 - 1;
+    for (let i = 0; i < dimensions; i++) vector[i] = (vector[i] ?? 0) + (bytes[i] ?? 0) / 127.5 - 1;
   }
   const norm = Math.hypot(...vector) || 1;
   return vector.map((value) => value / norm);

@@ -62,7 +62,8 @@ export const vaultTools: LlmTool[] = [
   },
   {
     name: 'search_notes',
-    description: 'Full-text search over the vault; returns ranked notes with snippets as numbered documents.',
+    description:
+      'Full-text search over the vault; returns ranked notes with snippets as numbered documents: notes with all the words, then, when those are few, notes with some of them.',
     input: inputs.search_notes,
   },
   {
@@ -148,9 +149,11 @@ const tools: {
       document: numbers(hit.path, hit.title),
       title: hit.title,
       path: hit.path,
+      // Notes holding only some of the words come after those holding all of them, and say so.
+      matched: hit.ranker === 'all-words' ? 'all words' : 'some words',
       content: hit.snippet.replaceAll(highlightStart, '').replaceAll(highlightEnd, ''),
     }));
-    const searched = shortened ? words.join(' ') : query;
+    const searched = shortened ? words.map((word) => word.text).join(' ') : query;
     const found = documents.length ? json(documents) : `No note matches "${searched}".`;
     return {
       ok: true,

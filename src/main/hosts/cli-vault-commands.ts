@@ -48,7 +48,7 @@ export async function runVaultCommand(
       case 'search': {
         const hits = await app.index.search({ query: args.subject ?? '', limit: args.limit });
         const json = hits.map((hit) => ({ ...hit, snippet: plainHighlights(hit.snippet) }));
-        print(json, () => hits.map(describeHit).join('\n\n') || 'No matches.');
+        print(json, () => describeHits(hits));
         return 0;
       }
       case 'backlinks': {
@@ -103,6 +103,16 @@ function describeLink(link: ResolvedLink): string {
   const where = `${link.source}:${link.line}:${link.column}`;
   const to = link.resolved ?? '∅';
   return `${where}  ${link.raw}  → ${to}  [${link.status}]${link.reason ? `  ${link.reason}` : ''}`;
+}
+
+/** The notes holding every word, then, under a heading, those holding some of the words. */
+function describeHits(hits: SearchHit[]): string {
+  if (hits.length === 0) return 'No matches.';
+  const all = hits.filter((hit) => hit.ranker === 'all-words').map(describeHit);
+  const some = hits.filter((hit) => hit.ranker === 'some-words').map(describeHit);
+  const groups = all.length > 0 ? [all.join('\n\n')] : [];
+  if (some.length > 0) groups.push(`Also matching some words:\n\n${some.join('\n\n')}`);
+  return groups.join('\n\n');
 }
 
 function describeHit(hit: SearchHit): string {

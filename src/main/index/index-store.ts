@@ -5,6 +5,7 @@ import { linkOccurrences, type LinkOccurrence } from '../../shared/markdown/note
 import type { SqliteDatabase } from '../storage/database';
 import type { StoredResolution } from './link-resolutions';
 import type { ParsedNote } from './parsed-note';
+import { searchColumns } from './search-columns';
 
 export interface FileState {
   size: number;
@@ -158,13 +159,7 @@ export class IndexStore {
       const resolution = resolve(link);
       if (!defer?.(pending, resolution)) this.insertLink(pending, resolution);
     });
-    s.insertFts.run(
-      id,
-      facts.title,
-      facts.aliases.join('\n'),
-      facts.headings.map((heading) => heading.text).join('\n'),
-      facts.text,
-    );
+    s.insertFts.run(id, ...(note.searchColumns ?? searchColumns(facts)));
     for (const message of facts.warnings) s.insertWarning.run(note.path, message, 'note');
   }
 

@@ -1,7 +1,19 @@
 import type { SearchHit, SearchRequest, TagCount } from '../../shared/index-domain';
 import type { SqliteDatabase, SqliteStatement } from '../storage/database';
+import { boostByCoverage } from './coverage-boost';
 import type { RankedNote, RankTask } from './ranking-task';
+import {
+  allWordsExpression,
+  queryWords,
+  someWordsDiffer,
+  someWordsExpression,
+  someWordsTerms,
+  termExpression,
+  type SomeWordsTerm,
+} from './search-query';
 import { highlightedColumn, matchedColumn, searchSnippet, snippetTerms } from './search-snippet';
+
+export { maxQueryChars, maxQueryWords, queryWords, searchedWords } from './search-query';
 
 /** Marks around matched terms in snippets; control characters cannot occur in a note's text. */
 export const highlightStart = '\u0002';
@@ -11,43 +23,6 @@ export const highlightEnd = '\u0003';
 const weights = '10.0, 8.0, 4.0, 1.0';
 
 const marks = { start: highlightStart, end: highlightEnd };
-
-/**
- * The most of a query that is searched for: its first different words, in its first characters. Each
- * word is one more term FTS5 must match and mark: 30,000 words that one note held took a minute.
- */
-export const maxQueryWords = 32;
-export const maxQueryChars = 1000;
-
-/** The words of what the user typed; FTS syntax characters (`"`, `*`, `-`, `:`) are not words. */
-export function queryWords(query: string): string[] {
-  return searchedWords(query).words;
-}
-
-/**
- * The different words of a query that are searched for, and whether any were left out: at most
- * `maxQueryWords`, whole words within the first `maxQueryChars` characters.
- */
-export function searchedWords(query: string): { words: string[]; shortened: boolean } {
-  const words: string[] = [];
-  const seen = new Set<string>();
-  // matchAll is lazy: the rest of a long query is never scanned.
-  for (const match of query.matchAll(/[\p{L}\p{N}_]+/gu)) {
-    const word = match[0];
-    if (match.index + word.length > maxQueryChars) return { words, shortened: true };
-    const key = word.toLowerCase();
-    if (seen.has(key)) continue;
-    if (seen.size === maxQueryWords) return { words, shortened: true };
-    seen.add(key);
-    words.push(word);
-  }
-  return { words, shortened: false };
-}
-
-/** An FTS5 query in which every word must occur, each as a prefix, quoted so it is searched for as typed. */
-export function toMatchExpression(words: readonly string[]): string {
-  return words.map((word) => `"${word}"*`).join(' AND ');
-}
 
 /** The FTS columns by index, and the order in which a snippet prefers them: the body says the most. */
 const columnIndex = { title: 0, aliases: 1, headings: 2, body: 3 } as const;
@@ -67,6 +42,17 @@ function snippetOf(row: SnippetRow, terms: string[]): string {
       : matchedColumn(row[`${name}_text`] ?? '', terms);
   });
   return searchSnippet(columns, terms, marks);
+}
+
+/** When the notes holding every word are fewer than this (or than the limit), notes holding some follow. */
+const fewHits = 5;
+/** How many of the best by bm25 the some-words ranking boosts, beyond the notes it skips. */
+const someWordsCandidates = 100;
+
+/** Ranking SQL with a filter's conditions, and the values they take after the match expression. */
+interface RankingFilter {
+  sql: string;
+  parameters: (string | number)[];
 }
 
 /** Worker threads that can each rank a share of a search's matches (see IndexWorkers). */
@@ -91,6 +77,8 @@ export class NoteSearch {
   /** Ranking statements by their SQL (one per combination of filters); preparing cost 0.1 ms each. */
   private readonly rankings = new Map<string, SqliteStatement<(string | number)[], RankedNote>>();
   private readonly snippets;
+  /** Which of some notes (a JSON array of ids) an expression matches. */
+  private readonly holding;
   private readonly notes;
   private readonly changes;
   private readonly noteCount;
@@ -109,6 +97,9 @@ export class NoteSearch {
       `SELECT rowid AS id, ${snippetColumns.map((name) => column(columnIndex[name], name)).join(', ')}
        FROM notes_fts WHERE notes_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`,
     );
+    this.holding = db.prepare<[string, string], { id: number }>(
+      'SELECT rowid AS id FROM notes_fts WHERE notes_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))',
+    );
     this.notes = db.prepare<[string], { id: number; path: string; title: string }>(
       'SELECT id, path, title FROM notes WHERE id IN (SELECT value FROM json_each(?))',
     );
@@ -123,17 +114,82 @@ export class NoteSearch {
    * Ranks first, then makes snippets for the hits only. In one query FTS5 made each snippet after the
    * sort at 0.27 ms a hit; in rowid order, for the chosen rows, at a fifth of that (a query matching all
    * 10k notes: 13 ms in one query, 9 ms in these three). With `rankers`, worker threads rank shares of
-   * the notes while the main thread ranks its own (see rank).
+   * the notes while the main thread ranks its own (see rank). The notes holding every word come first;
+   * when they are few, the notes holding some of the words follow (see rankSomeWords).
    */
   async search(
-    { query, limit = 20, folder, tag }: SearchRequest,
+    { query, limit: asked = 20, folder, tag }: SearchRequest,
     rankers: SearchRankers | null = null,
   ): Promise<SearchHit[]> {
     const words = queryWords(query);
     if (words.length === 0) return [];
-    const match = toMatchExpression(words);
+    const limit = Math.max(1, Math.min(asked, 200));
+    const filter = this.filterOf(folder, tag);
+    const allExpression = allWordsExpression(words);
+    const all = await this.rank(filter.sql, [allExpression, ...filter.parameters], limit, rankers);
+    const hits = this.hitsOf(
+      all,
+      allExpression,
+      snippetTerms(words.flatMap((word) => word.tokens)),
+      'all-words',
+    );
+    const terms = someWordsTerms(words);
+    if (all.length >= Math.min(limit, fewHits) || !someWordsDiffer(words, terms)) return hits;
+    const skip = new Set(all.map(({ id }) => id));
+    const some = await this.rankSomeWords(terms, filter, limit - all.length, skip, rankers);
+    const termTokens = terms.flatMap(({ tokens }) => tokens);
+    return hits.concat(this.hitsOf(some, someWordsExpression(terms), snippetTerms(termTokens), 'some-words'));
+  }
+
+  /**
+   * The notes holding some of the terms, best first: bm25 over the terms joined by OR picks the
+   * candidates (in SQL, with a limit: the boost is reckoned for those only), then the more of the terms
+   * a candidate holds the higher it goes (see boostByCoverage).
+   */
+  private async rankSomeWords(
+    terms: readonly SomeWordsTerm[],
+    filter: RankingFilter,
+    limit: number,
+    skip: ReadonlySet<number>,
+    rankers: SearchRankers | null,
+  ): Promise<RankedNote[]> {
+    const parameters = [someWordsExpression(terms), ...filter.parameters];
+    const ranked = await this.rank(filter.sql, parameters, someWordsCandidates + skip.size, rankers);
+    const candidates = ranked.filter(({ id }) => !skip.has(id));
+    if (terms.length === 1 || candidates.length === 0) return candidates.slice(0, limit);
+    const ids = JSON.stringify(candidates.map(({ id }) => id));
+    const held = new Map<number, number>();
+    for (const term of terms) {
+      for (const { id } of this.holding.all(termExpression(term), ids)) held.set(id, (held.get(id) ?? 0) + 1);
+    }
+    return boostByCoverage(candidates, held, terms.length).slice(0, limit);
+  }
+
+  /** The ranked notes as hits, with snippets marking what `expression` matched. */
+  private hitsOf(
+    ranked: readonly RankedNote[],
+    expression: string,
+    terms: string[],
+    ranker: SearchHit['ranker'],
+  ): SearchHit[] {
+    if (ranked.length === 0) return [];
+    const ids = JSON.stringify(ranked.map(({ id }) => id));
+    const snippets = new Map(
+      this.snippets.all(expression, ids).map((row) => [row.id, snippetOf(row, terms)]),
+    );
+    const notes = new Map(this.notes.all(ids).map((note) => [note.id, note]));
+    return ranked.flatMap(({ id, score }) => {
+      const note = notes.get(id);
+      return note
+        ? [{ path: note.path, title: note.title, score, snippet: snippets.get(id) ?? '', ranker }]
+        : [];
+    });
+  }
+
+  /** The ranking SQL for a folder and a tag filter; its parameters follow the match expression. */
+  private filterOf(folder: string | undefined, tag: string | undefined): RankingFilter {
     const filters: string[] = [];
-    const parameters: (string | number)[] = [match];
+    const parameters: (string | number)[] = [];
     if (folder) {
       filters.push("substr(n.path, 1, length(?) + 1) = ? || '/'");
       const prefix = folder.replace(/\/+$/, '');
@@ -152,16 +208,7 @@ export class NoteSearch {
          WHERE notes_fts MATCH ? ${filters.map((filter) => `AND ${filter}`).join(' ')}
            AND notes_fts.rowid BETWEEN ? AND ?
          ORDER BY score DESC, notes_fts.rowid LIMIT ?`;
-    const ranked = await this.rank(sql, parameters, Math.max(1, Math.min(limit, 200)), rankers);
-    if (ranked.length === 0) return [];
-    const ids = JSON.stringify(ranked.map(({ id }) => id));
-    const terms = snippetTerms(words);
-    const snippets = new Map(this.snippets.all(match, ids).map((row) => [row.id, snippetOf(row, terms)]));
-    const notes = new Map(this.notes.all(ids).map((note) => [note.id, note]));
-    return ranked.flatMap(({ id, score }) => {
-      const note = notes.get(id);
-      return note ? [{ path: note.path, title: note.title, score, snippet: snippets.get(id) ?? '' }] : [];
-    });
+    return { sql, parameters };
   }
 
   /**

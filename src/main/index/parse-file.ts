@@ -6,6 +6,7 @@ import { looksBinary } from '../vault/binary-sniff';
 import { openConfinedSync, RefusedPath, type Refusal } from '../vault/confined-file';
 import { skipReasons } from '../vault/vault-files';
 import { fastExtractNote } from './fast-extract';
+import { separatedSearchColumns } from './search-columns';
 import { unreadHash, type ParsedNote, type ParseOutcome, type ParseTask } from './parsed-note';
 
 /** Bodies beyond this are indexed as metadata plus their first part, with a warning. */
@@ -65,7 +66,8 @@ export function parseNoteFile(realRoot: string, path: string): ParseOutcome {
   const facts = fastExtractNote(source, fileName);
   facts.warnings = [...warnings, ...facts.warnings];
   const contexts = linkContexts(source, linkOccurrences(facts));
-  return { ok: true, note: { path, size, mtimeMs, hash, facts, linkContexts: contexts } };
+  const searchColumns = separatedSearchColumns(facts);
+  return { ok: true, note: { path, size, mtimeMs, hash, facts, linkContexts: contexts, searchColumns } };
 }
 
 function decode(bytes: Buffer, truncated: boolean, warnings: string[]): string {
@@ -127,5 +129,14 @@ function unreadableNote(realRoot: string, path: string): ParsedNote | null {
   if (!info?.isFile()) return null;
   const facts = fastExtractNote('', basename(path));
   facts.warnings = ['Cannot be read: permission denied.'];
-  return { path, size: info.size, mtimeMs: info.mtimeMs, hash: unreadHash, facts, linkContexts: [] };
+  const searchColumns = separatedSearchColumns(facts);
+  return {
+    path,
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    hash: unreadHash,
+    facts,
+    linkContexts: [],
+    searchColumns,
+  };
 }

@@ -1,4 +1,5 @@
 import type { NoteFacts } from '../../shared/markdown/note-facts';
+import type { SearchColumns } from './search-columns';
 
 /** The hash of a note that could not be read (permission denied): no file's SHA-1 is empty. */
 export const unreadHash = '';
@@ -13,6 +14,11 @@ export interface ParsedNote {
   facts: NoteFacts;
   /** The source line of each wikilink then each Markdown link, trimmed: shown with backlinks. */
   linkContexts: string[];
+  /**
+   * The FTS columns when segmenting changed them (Chinese, Thai…: see word-segments), done in the parse
+   * worker; null when the facts' text is indexed as it is.
+   */
+  searchColumns: SearchColumns | null;
 }
 
 /**

@@ -6,6 +6,10 @@
  * snippet is chosen in one pass over the matches.
  */
 
+import { foldForSearch } from '../../shared/search/search-folding';
+import { startsWithProcliticForm, withoutArticle } from './arabic-proclitics';
+import { wordSeparator } from './word-segments';
+
 /** Marks around matched terms, as `highlight()` was asked to put them. */
 export interface SnippetMarks {
   start: string;
@@ -56,9 +60,13 @@ export function searchSnippet(
   return best ? cut(best.column, best.window, marks) : '';
 }
 
-/** The query's words as matches are compared with them: accents dropped and case folded, as FTS5 does. */
+/**
+ * The query's words as matches are compared with them: Latin accents dropped and case folded, as FTS5
+ * does; other marks (Thai and Indic vowel signs) kept, as FTS5 keeps them; an Arabic article dropped,
+ * since a word matches with or without its proclitics (see arabic-proclitics).
+ */
 export function snippetTerms(words: readonly string[]): string[] {
-  return words.map(foldWord);
+  return words.map((word) => foldForSearch(withoutArticle(word)));
 }
 
 /** A column as FTS5's highlight() marked it. */
@@ -90,14 +98,15 @@ export function highlightedColumn(
 
 /**
  * A long column's matches, found in one pass: words (runs of letters, digits and marks) that start with
- * a query word once accents and case are folded. Unlike FTS5 it does not stem, so a word that matched
- * only through its stem is not marked. Stops after `maxHits`: the snippet is one of the first matches.
+ * a query word once Latin accents and case are folded. Unlike FTS5 it does not stem, so a word that
+ * matched only through its stem is not marked. Stops after `maxHits`: the snippet is one of the first
+ * matches.
  */
 export function matchedColumn(text: string, terms: readonly string[], maxHits = 1000): SnippetColumn {
   const hits: Hit[] = [];
   for (const match of text.matchAll(wordPattern)) {
-    const folded = foldWord(match[0]);
-    const term = terms.findIndex((candidate) => folded.startsWith(candidate));
+    const folded = foldForSearch(match[0]);
+    const term = terms.findIndex((candidate) => startsWithTerm(folded, candidate));
     if (term < 0) continue;
     hits.push({ start: match.index, end: match.index + match[0].length, term });
     if (hits.length >= maxHits) break;
@@ -159,7 +168,8 @@ function cut(column: SnippetColumn, window: Window, marks: SnippetMarks): string
     at = hit.end;
   }
   pieces.push(text.slice(at, end));
-  const body = pieces.join('').replace(/\s+/g, ' ').trim();
+  // The separators put between the words of Chinese, Thai and the like (see word-segments) go.
+  const body = pieces.join('').replaceAll(wordSeparator, '').replace(/\s+/g, ' ').trim();
   return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
 }
 
@@ -167,18 +177,19 @@ function isWordCharacter(text: string, index: number): boolean {
   return wordCharacter.test(text[index] ?? ' ');
 }
 
-function foldWord(word: string): string {
-  return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+/** Whether a folded word of the text is a match for a term: it starts with it, proclitics aside. */
+function startsWithTerm(folded: string, term: string): boolean {
+  return folded.startsWith(term) || startsWithProcliticForm(folded, term);
 }
 
 /** Which query word a match is for: one it starts with, else the one sharing the longest start. */
 function termOf(matched: string, terms: readonly string[]): number {
-  const folded = foldWord(matched);
+  const folded = foldForSearch(matched);
   let best = terms.length;
   let bestShared = 0;
   for (let index = 0; index < terms.length; index++) {
     const term = terms[index]!;
-    if (folded.startsWith(term)) return index;
+    if (startsWithTerm(folded, term)) return index;
     let shared = 0;
     while (shared < term.length && shared < folded.length && term[shared] === folded[shared]) shared++;
     if (shared > bestShared) {

@@ -97,6 +97,46 @@ const migrations: readonly Migration[] = [
       DROP TABLE links;
       ${linksTable('INTEGER')}
     `),
+  // Passages of notes and their vectors (semantic search). Keyed by the note's path, not its id: a
+  // note's row is replaced, with a new id, every time it changes, and its unchanged passages keep their
+  // vectors. `vector` is NULL until embedded.
+  (db) =>
+    db.exec(`
+      CREATE TABLE chunks (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL,
+        ordinal INTEGER NOT NULL,
+        heading_path TEXT NOT NULL,
+        text TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        vector BLOB
+      );
+      CREATE INDEX chunks_path ON chunks(path, ordinal);
+      CREATE INDEX chunks_hash ON chunks(hash);
+      CREATE INDEX chunks_pending ON chunks(id) WHERE vector IS NULL;
+      -- The content hash each note had when it was last cut into chunks.
+      CREATE TABLE chunked_notes (
+        path TEXT PRIMARY KEY,
+        hash TEXT NOT NULL
+      ) WITHOUT ROWID;
+      -- Which model on which server made the vectors, and their length.
+      CREATE TABLE embedding_meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `),
+  // Marks are letters' parts, not separators (`categories`): Thai `ลิงก์` was indexed as `ล` and `งก`,
+  // Hindi `हिंदी` as `ह` and `द`. `remove_diacritics 2` still folds only Latin diacritics (U+0300–U+036F
+  // and precomposed letters), never vowel signs. The words of Chinese, Japanese, Thai, Lao, Khmer and
+  // Burmese are separated before they are written (see word-segments).
+  (db) =>
+    db.exec(`
+      DROP TABLE notes_fts;
+      CREATE VIRTUAL TABLE notes_fts USING fts5(
+        title, aliases, headings, body,
+        tokenize = "porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
+      );
+    `),
 ];
 
 /**

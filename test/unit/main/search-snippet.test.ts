@@ -5,6 +5,7 @@ import {
   searchSnippet,
   snippetTerms,
 } from '../../../src/main/index/search-snippet';
+import { wordSeparator } from '../../../src/main/index/word-segments';
 
 const marks = { start: '[', end: ']' };
 
@@ -88,5 +89,15 @@ describe('search snippets', () => {
     const snippet = searchSnippet([column], terms, marks);
     expect(snippet).toContain('[名前]');
     expect(snippet.length).toBeLessThan(140);
+  });
+  it('folds Latin accents only: a Thai or Bengali word is not marked in another sharing its consonants', () => {
+    // ลิงก์ (link) and ลงก์ differ by a vowel sign; so do বাংলা and বংল.
+    expect(snippetOf(['ลงก์ ลิงก์ ลิงก์ไป', 'x'], 'ลิงก์')).toBe('ลงก์ [ลิงก์] [ลิงก์ไป]');
+    expect(snippetOf(['বংল বাংলা'], 'বাংলা')).toBe('বংল [বাংলা]');
+  });
+
+  it('drops the separators put between the words of Chinese and Thai from the snippet', () => {
+    const separated = ['我们', '使用', '搜索', '引擎'].join(wordSeparator);
+    expect(snippetOf([separated], '搜索')).toBe('我们使用[搜索]引擎');
   });
 });

@@ -7,36 +7,12 @@ import { compactCommand } from '../context/compact-command';
 import { useContextStore } from '../context/context-store';
 import { useIndexStore } from '../status/index-store';
 import { useChatStore } from './chat-store';
-
-interface Suggestion {
-  label: string;
-  title: string;
-  path: string;
-}
+import { suggestionsFor, type Suggestion } from './link-suggestions';
 
 /** The `[[` being typed just before the caret, if any. */
 function openLinkBefore(text: string, caret: number): { start: number; query: string } | null {
   const match = /\[\[([^[\]|#\n]*)$/.exec(text.slice(0, caret));
   return match ? { start: match.index, query: match[1]! } : null;
-}
-
-function suggestionsFor(titles: NoteTitle[], query: string): Suggestion[] {
-  const wanted = query.trim().toLowerCase();
-  const found: Suggestion[] = [];
-  for (const note of titles) {
-    for (const label of [note.title, ...note.aliases]) {
-      if (label.toLowerCase().includes(wanted)) {
-        found.push({ label, title: note.title, path: note.path });
-        break;
-      }
-    }
-  }
-  return found
-    .sort(
-      (a, b) =>
-        Number(!a.label.toLowerCase().startsWith(wanted)) - Number(!b.label.toLowerCase().startsWith(wanted)),
-    )
-    .slice(0, 8);
 }
 
 /** The wikilinks of a draft, as the main process will parse them on send. */

@@ -1,8 +1,10 @@
 import { useEffect, useRef } from 'react';
+import type { SearchHit, SearchRanker } from '../../../../shared/index-domain';
 import { useNoteStore } from '../notes/note-store';
 import { useVaultStore } from '../vault/vault-store';
 import { searchActive, useSearchStore } from './search-store';
 import { snippetParts } from './snippet-parts';
+import './search.css';
 
 const folderOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
 
@@ -78,13 +80,31 @@ export function SearchBox() {
   );
 }
 
+/** How each ranking's group is named: some-words hits follow the others under a heading. */
+const groupNames: Record<SearchRanker, { label: string; heading: boolean }> = {
+  'all-words': { label: 'Matching every word', heading: false },
+  'some-words': { label: 'Also matching some words', heading: true },
+  semantic: { label: 'Similar in meaning', heading: false },
+};
+
+/** The hits in order, in runs of the same ranking: the notes holding every word, then those holding some. */
+function groupsOf(hits: SearchHit[]) {
+  const groups: { ranker: SearchRanker; hits: { hit: SearchHit; index: number }[] }[] = [];
+  hits.forEach((hit, index) => {
+    const last = groups.at(-1);
+    if (last?.ranker === hit.ranker) last.hits.push({ hit, index });
+    else groups.push({ ranker: hit.ranker, hits: [{ hit, index }] });
+  });
+  return groups;
+}
+
 /** Results replace the tree while a search is active. */
 export function SearchResults() {
   const { hits, selected, pending, error, select } = useSearchStore();
   const active = useSearchStore(searchActive);
   const open = useNoteStore((state) => state.open);
   const openPath = useNoteStore((state) => state.path);
-  const list = useRef<HTMLUListElement>(null);
+  const list = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     list.current?.querySelector<HTMLElement>('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
@@ -95,26 +115,44 @@ export function SearchResults() {
   if (hits.length === 0)
     return <p className="muted pad">{pending ? 'Searching…' : 'No note matches every word.'}</p>;
   return (
-    <ul className="search-results" role="listbox" aria-label="Search results" ref={list}>
-      {hits.map((hit, index) => (
-        <li key={hit.path} role="option" aria-selected={index === selected}>
-          <button
-            type="button"
-            data-testid="search-result"
-            className={`search-result${index === selected ? ' active' : ''}${hit.path === openPath ? ' open' : ''}`}
-            onMouseEnter={() => select(index)}
-            onClick={() => void open(hit.path)}
+    <div className="search-results" role="listbox" aria-label="Search results" ref={list}>
+      {groupsOf(hits).map((group) => {
+        const { label, heading } = groupNames[group.ranker];
+        const start = group.hits[0]!.index;
+        return (
+          <ul
+            key={start}
+            role="group"
+            data-testid={`search-group-${group.ranker}`}
+            {...(heading ? { 'aria-labelledby': `search-group-${start}` } : { 'aria-label': label })}
           >
-            <span className="search-title">{hit.title}</span>
-            {folderOf(hit.path) && <span className="search-folder">{folderOf(hit.path)}</span>}
-            <span className="search-snippet">
-              {snippetParts(hit.snippet).map((part, key) =>
-                part.match ? <mark key={key}>{part.text}</mark> : <span key={key}>{part.text}</span>,
-              )}
-            </span>
-          </button>
-        </li>
-      ))}
-    </ul>
+            {heading && (
+              <li role="presentation" id={`search-group-${start}`} className="search-group">
+                {label}
+              </li>
+            )}
+            {group.hits.map(({ hit, index }) => (
+              <li key={hit.path} role="option" aria-selected={index === selected}>
+                <button
+                  type="button"
+                  data-testid="search-result"
+                  className={`search-result${index === selected ? ' active' : ''}${hit.path === openPath ? ' open' : ''}`}
+                  onMouseEnter={() => select(index)}
+                  onClick={() => void open(hit.path)}
+                >
+                  <span className="search-title">{hit.title}</span>
+                  {folderOf(hit.path) && <span className="search-folder">{folderOf(hit.path)}</span>}
+                  <span className="search-snippet">
+                    {snippetParts(hit.snippet).map((part, key) =>
+                      part.match ? <mark key={key}>{part.text}</mark> : <span key={key}>{part.text}</span>,
+                    )}
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        );
+      })}
+    </div>
   );
 }

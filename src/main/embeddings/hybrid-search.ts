@@ -1,0 +1,44 @@
+import type { HybridSearchResult, SemanticHit, SemanticResult } from '../../shared/embedding-domain';
+import type { SearchHit, SearchRequest } from '../../shared/index-domain';
+import { fuseRankings } from './rank-fusion';
+
+export interface HybridSearchSources {
+  lexical: (request: SearchRequest) => Promise<SearchHit[]>;
+  semantic: (
+    query: string,
+    limit: number,
+    filter: { folder?: string; tag?: string },
+  ) => Promise<SemanticResult<SemanticHit[]>>;
+}
+
+/**
+ * Lexical and semantic hits fused by reciprocal rank fusion; `score` becomes the fused score. A note
+ * both find keeps the lexical hit (its snippet marks the query's words). When semantic search cannot
+ * answer, or fails, the lexical hits come back as they are, with the reason.
+ */
+export async function hybridSearch(
+  request: SearchRequest,
+  { lexical, semantic }: HybridSearchSources,
+): Promise<HybridSearchResult> {
+  const limit = request.limit ?? 20;
+  const filter = { folder: request.folder, tag: request.tag };
+  const [lexicalHits, semanticResult] = await Promise.all([
+    lexical(request),
+    semantic(request.query, limit, filter).catch((error: Error): SemanticResult<SemanticHit[]> => ({
+      ok: false,
+      unavailable: { code: 'failed', message: error.message },
+    })),
+  ]);
+  if (!semanticResult.ok) return { hits: lexicalHits, lexicalOnly: semanticResult.unavailable };
+  const semanticHits = semanticResult.value.map((hit): SearchHit => ({
+    path: hit.path,
+    title: hit.title,
+    score: hit.similarity,
+    snippet: hit.snippet,
+    ranker: 'semantic',
+  }));
+  const hits = fuseRankings([lexicalHits, semanticHits], (hit) => hit.path)
+    .slice(0, limit)
+    .map(({ items, score }): SearchHit => ({ ...(items[0] ?? items[1]!), score }));
+  return { hits, lexicalOnly: null };
+}

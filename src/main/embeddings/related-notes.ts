@@ -1,0 +1,68 @@
+import type {
+  RelatedNote,
+  SemanticResult,
+  SemanticUnavailable,
+  SimilarNote,
+} from '../../shared/embedding-domain';
+import type { NoteInfo, ResolvedLink } from '../../shared/index-domain';
+
+/** What the index knows about a note's neighbours (VaultIndex is one). */
+export interface RelatedSources {
+  outgoing(path: string): ResolvedLink[];
+  backlinks(path: string): ResolvedLink[];
+  sharingTags(path: string, limit: number): { path: string; title: string; tags: string[] }[];
+  note(path: string): NoteInfo | null;
+}
+
+/**
+ * The notes related to the note at `path`, each with every reason: it links there, it links here, shared
+ * tags, similar meaning. A similar note that neither links to nor from it is a `missingLink`. Notes
+ * with more reasons come first, then the more similar.
+ */
+export function relatedNotes(
+  path: string,
+  index: RelatedSources,
+  similar: SemanticResult<SimilarNote[]> | null,
+  limit = 20,
+): { notes: RelatedNote[]; semantic: SemanticUnavailable | null } {
+  const related = new Map<string, RelatedNote>();
+  const linked = new Set<string>();
+  const add = (other: string | null, reason: string, similarity: number | null = null) => {
+    if (!other || other === path) return;
+    const note = related.get(other) ?? {
+      path: other,
+      title: index.note(other)?.title ?? other,
+      reasons: [],
+      similarity: null,
+      missingLink: false,
+    };
+    if (!note.reasons.includes(reason)) note.reasons.push(reason);
+    note.similarity ??= similarity;
+    related.set(other, note);
+  };
+  for (const link of index.outgoing(path)) {
+    if (link.status === 'broken' || link.resolved === null || !index.note(link.resolved)) continue;
+    linked.add(link.resolved);
+    add(link.resolved, 'linked from here');
+  }
+  for (const link of index.backlinks(path)) {
+    linked.add(link.source);
+    add(link.source, 'links here');
+  }
+  for (const other of index.sharingTags(path, limit)) {
+    add(other.path, `shares ${other.tags.map((tag) => `#${tag}`).join(', ')}`);
+  }
+  for (const other of similar?.ok ? similar.value : []) {
+    add(other.path, `similar: ${other.similarity.toFixed(2)}`, other.similarity);
+    if (!linked.has(other.path)) related.get(other.path)!.missingLink = true;
+  }
+  const notes = [...related.values()]
+    .sort(
+      (a, b) =>
+        b.reasons.length - a.reasons.length ||
+        (b.similarity ?? -2) - (a.similarity ?? -2) ||
+        (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+    )
+    .slice(0, limit);
+  return { notes, semantic: similar === null ? null : similar.ok ? null : similar.unavailable };
+}

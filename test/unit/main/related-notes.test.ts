@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { relatedNotes, type RelatedSources } from '../../../src/main/embeddings/related-notes';
+import type { SimilarNote } from '../../../src/shared/embedding-domain';
+import type { ResolvedLink } from '../../../src/shared/index-domain';
+
+const link = (source: string, resolved: string | null, status: ResolvedLink['status'] = 'resolved') =>
+  ({ source, resolved, status }) as ResolvedLink;
+
+const titles: Record<string, string> = {
+  'A.md': 'A',
+  'Linked.md': 'Linked',
+  'Backlink.md': 'Backlink',
+  'Tagged.md': 'Tagged',
+  'Similar.md': 'Similar',
+};
+
+const index: RelatedSources = {
+  outgoing: () => [link('A.md', 'Linked.md'), link('A.md', 'Gone.md', 'broken'), link('A.md', 'A.md')],
+  backlinks: () => [link('Backlink.md', 'A.md'), link('Similar.md', 'A.md')],
+  sharingTags: () => [{ path: 'Tagged.md', title: 'Tagged', tags: ['method', 'zk'] }],
+  note: (path) => (titles[path] ? { path, title: titles[path]!, lead: '', wordCount: 1, tags: [] } : null),
+};
+
+const similar = (path: string, similarity: number): SimilarNote => ({
+  path,
+  title: titles[path] ?? path,
+  similarity,
+  headingPath: [],
+  snippet: '',
+});
+
+describe('related notes', () => {
+  it('gives every reason a note is related, and marks similar notes not linked as missing links', () => {
+    const { notes, semantic } = relatedNotes('A.md', index, {
+      ok: true,
+      value: [similar('Tagged.md', 0.82), similar('Similar.md', 0.61)],
+    });
+    expect(semantic).toBeNull();
+    expect(notes).toEqual([
+      {
+        path: 'Tagged.md',
+        title: 'Tagged',
+        reasons: ['shares #method, #zk', 'similar: 0.82'],
+        similarity: 0.82,
+        missingLink: true,
+      },
+      {
+        path: 'Similar.md',
+        title: 'Similar',
+        reasons: ['links here', 'similar: 0.61'],
+        similarity: 0.61,
+        missingLink: false,
+      },
+      {
+        path: 'Backlink.md',
+        title: 'Backlink',
+        reasons: ['links here'],
+        similarity: null,
+        missingLink: false,
+      },
+      {
+        path: 'Linked.md',
+        title: 'Linked',
+        reasons: ['linked from here'],
+        similarity: null,
+        missingLink: false,
+      },
+    ]);
+  });
+
+  it('says why there are no similar notes, and still gives links and tags', () => {
+    const unavailable = { code: 'off' as const, message: 'no embedding model is configured' };
+    const { notes, semantic } = relatedNotes('A.md', index, { ok: false, unavailable });
+    expect(semantic).toEqual(unavailable);
+    expect(notes.map((note) => note.path)).toEqual(['Backlink.md', 'Linked.md', 'Similar.md', 'Tagged.md']);
+    expect(relatedNotes('A.md', index, null, 2).notes).toHaveLength(2);
+  });
+});
