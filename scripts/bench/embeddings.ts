@@ -63,7 +63,9 @@ function fileMegabytes(file: string): number {
 /** sqlite-vec's loadable extension, or null when the package is not installed here. */
 async function sqliteVecPath(): Promise<string | null> {
   try {
-    const { getLoadablePath } = (await import('sqlite-vec')) as { getLoadablePath: () => string };
+    // By name at run time: the benchmark skips sqlite-vec's rows where it is not installed.
+    const extension = 'sqlite-vec';
+    const { getLoadablePath } = (await import(extension)) as { getLoadablePath: () => string };
     return getLoadablePath();
   } catch {
     return null;
