@@ -126,4 +126,17 @@ describe('browser host over real HTTP', () => {
     const vaultChanges = received.filter((event) => event.channel === 'vault:changed');
     expect(vaultChanges.at(-1)).toMatchObject({ payload: { vault: { noteCount: 4 } } });
   });
+
+  it('tells a socket that connects after indexing ended that it ended, so the page does not wait forever', async () => {
+    for (let tries = 0; (await app.handlers['index:status'](undefined)).progress?.state !== 'idle'; tries++) {
+      if (tries > 250) throw new Error('The index never finished');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const socket = new WebSocket(`ws://127.0.0.1:${host.port}/events`, { headers: bearer() });
+    const first = await new Promise<{ channel: string; payload: { state: string } }>((resolve) =>
+      socket.once('message', (data) => resolve(JSON.parse(String(data)))),
+    );
+    socket.close();
+    expect(first).toMatchObject({ channel: 'index:progress', payload: { state: 'idle' } });
+  });
 });

@@ -161,8 +161,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return;
     }
     sockets.handleUpgrade(request, socket, head, (ws) => {
-      const unsubscribe = options.app.events.subscribe((channel, payload) =>
-        ws.send(JSON.stringify({ channel, payload })),
+      const unsubscribe = options.app.events.subscribe(
+        (channel, payload) => ws.send(JSON.stringify({ channel, payload })),
+        { replay: true },
       );
       ws.on('close', unsubscribe);
       ws.on('error', unsubscribe);

@@ -33,7 +33,10 @@ export function startIndexSync(): void {
     void useHealthStore.getState().load();
     useSearchStore.getState().refresh();
   };
+  // A progress event is newer than any status answer still on its way: that answer must not undo it.
+  let heard = false;
   kasten.index.onProgress((progress) => {
+    heard = true;
     useIndexStore.setState({ progress });
     if (progress.state !== 'indexing') refresh();
   });
@@ -45,7 +48,9 @@ export function startIndexSync(): void {
     refresh();
   });
   kasten.index.status().then(
-    ({ progress }) => useIndexStore.setState({ progress }),
+    ({ progress }) => {
+      if (!heard) useIndexStore.setState({ progress });
+    },
     () => {},
   );
   refresh();
