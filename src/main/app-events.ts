@@ -6,7 +6,10 @@ export type AppEventListener = (channel: EventChannel, payload: unknown) => void
  * Channels that carry a state rather than a happening: a host that connects late (a browser page whose
  * socket opens after an indexing pass ended) is told their latest value, or it would wait forever.
  */
-const stateChannels: ReadonlySet<EventChannel> = new Set<EventChannel>(['index:progress']);
+const stateChannels: ReadonlySet<EventChannel> = new Set<EventChannel>([
+  'index:progress',
+  'embeddings:progress',
+]);
 
 /** The push events of the contract, fanned out to every connected host. */
 export class AppEvents {

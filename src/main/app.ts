@@ -11,6 +11,8 @@ import { SessionContext } from './chat/session-context';
 import { ContextEngine } from './context/context-engine';
 import type { ContextStrategy } from '../shared/context-domain';
 import { ApiKeys, type SecretBox } from './llm/api-keys';
+import { createEmbeddings, type Embeddings } from './embeddings/embedding-app';
+import type { EmbeddingSettings } from '../shared/embedding-domain';
 import { ModelService } from './llm/model-service';
 import { ModelSettingsStore } from './llm/model-settings';
 import { createIndexWorkers } from './index/index-workers';
@@ -39,6 +41,10 @@ export interface AppOptions {
   indexWorker?: string;
   /** Model settings for this run that win over the stored ones (CLI flags). */
   model?: Partial<ModelSettings>;
+  /** Embedding settings for this run that win over the stored ones (CLI flags). */
+  embeddings?: Partial<EmbeddingSettings>;
+  /** Embed the vault in the background when embeddings are on (default: yes, except one-shot CLI runs). */
+  backgroundEmbeddings?: boolean;
   /** Where API keys are read from (environment variables named in the model settings). */
   env?: NodeJS.ProcessEnv;
   /** The host's encryption for stored API keys (the desktop app's keychain); without one keys come from env. */
@@ -64,6 +70,8 @@ export interface KastenApp {
   readonly context: SessionContext;
   readonly models: ModelService;
   readonly summaries: SummaryQueue;
+  /** Semantic search, related notes and the vault's vectors. */
+  readonly embeddings: Embeddings;
   start(): Promise<void>;
   dispose(): Promise<void>;
 }
@@ -90,15 +98,18 @@ export function createApp(options: AppOptions): KastenApp {
   });
 
   const modelSettings = new ModelSettingsStore(db, options.model);
+  const keys = new ApiKeys(db, {
+    box: options.secretBox ?? null,
+    env: options.env,
+    // A variable named on the command line is one the user chose to hand over, whatever its name.
+    launchVariables: [options.model?.apiKeyEnv, options.embeddings?.apiKeyEnv].filter(
+      (name): name is string => typeof name === 'string',
+    ),
+    settings: modelSettings,
+  });
   const models = new ModelService(
     modelSettings,
-    new ApiKeys(db, {
-      box: options.secretBox ?? null,
-      env: options.env,
-      // A variable named on the command line is one the user chose to hand over, whatever its name.
-      launchVariables: options.model?.apiKeyEnv ? [options.model.apiKeyEnv] : [],
-      settings: modelSettings,
-    }),
+    keys,
     fetch,
     () => background.restart(),
     options.backgroundSummaries ?? options.host !== 'cli',
@@ -156,6 +167,16 @@ export function createApp(options: AppOptions): KastenApp {
     indexed: () => index.whenIdle(),
     context,
   });
+  const embeddings = createEmbeddings({
+    db,
+    events,
+    index,
+    readNote: (path) => vault.readNote(path),
+    keys,
+    chat: { settings: () => modelSettings.get(), answering: () => chat.answering() },
+    overrides: options.embeddings,
+    background: options.backgroundEmbeddings ?? options.host !== 'cli',
+  });
 
   const info: AppInfo = {
     name: 'Kasten',
@@ -183,7 +204,6 @@ export function createApp(options: AppOptions): KastenApp {
       index.cancel();
       return null;
     },
-    'search:notes': async (request) => index.search(request),
     'search:tags': async () => index.tags(),
     'links:outgoing': async ({ path }) => index.outgoing(path),
     'links:backlinks': async ({ path }) => index.backlinks(path),
@@ -241,6 +261,7 @@ export function createApp(options: AppOptions): KastenApp {
     'summaries:status': async () => summaries.progress(),
     'links:resolve': async ({ links, from }) => links.map((link) => index.resolve(link, from ?? '')),
     'notes:titles': async () => index.titles(),
+    ...embeddings.handlers,
   };
 
   return {
@@ -252,10 +273,12 @@ export function createApp(options: AppOptions): KastenApp {
     context,
     models,
     summaries,
+    embeddings,
     async start() {
       for (const notice of notices) console.warn(notice);
       chat.start();
       background.start();
+      embeddings.start();
       const initial =
         options.vault ??
         recent.list().find((entry) => existsSync(entry.path))?.path ??
@@ -264,6 +287,7 @@ export function createApp(options: AppOptions): KastenApp {
     },
     async dispose() {
       background.stop();
+      await embeddings.stop();
       // Answers stop and save what they streamed before the database closes.
       await chat.dispose();
       await vault.dispose();

@@ -7,6 +7,13 @@ import {
   type ContextStatus,
   type SessionCompaction,
 } from './context-domain';
+import {
+  embeddingSettingsSchema,
+  type EmbeddingProgress,
+  type EmbeddingReport,
+  type EmbeddingStatus,
+  type RelatedNotes,
+} from './embedding-domain';
 import type { ConnectionReport, ModelInfo, ModelSetup, SummaryProgress, SummaryReport } from './model-domain';
 import type {
   AppInfo,
@@ -49,6 +56,10 @@ function event<Payload>(): EventDefinition<Payload> {
 }
 
 const sessionId = z.string().min(1).max(100);
+
+/** How `search:notes` ranks: by words, by meaning, or both fused. */
+export const searchModes = ['lexical', 'semantic', 'hybrid'] as const;
+export type SearchMode = (typeof searchModes)[number];
 
 const vaultRelativePath = z
   .string()
@@ -101,8 +112,11 @@ export const requests = {
   /** Stops a running index pass; the rest is picked up on the next open. */
   'index:cancel': request<null>()(z.undefined()),
   /**
-   * Full-text search: the notes holding every word (each as a prefix) best first, then, when those are
-   * few, the notes holding some of the words (`ranker: 'some-words'`).
+   * Search. Lexically: the notes holding every word (each as a prefix) best first, then, when those are
+   * few, the notes holding some of the words (`ranker: 'some-words'`). Semantically: the notes whose
+   * passages are closest in meaning (`ranker: 'semantic'`). Hybrid (the default when embeddings are on):
+   * both fused by reciprocal rank. Without usable embeddings every mode answers lexically; why is in
+   * `embeddings:status`.
    */
   'search:notes': request<SearchHit[]>()(
     z
@@ -111,8 +125,16 @@ export const requests = {
         limit: z.number().int().min(1).max(200).optional(),
         folder: z.string().max(4096).optional(),
         tag: z.string().max(200).optional(),
+        mode: z.enum(searchModes).optional(),
       })
       .strict(),
+  ),
+  /**
+   * Notes related to a note: links either way, shared tags, and similar ones (by meaning with embeddings,
+   * by words without), each with its reasons; similar notes not linked either way are missing links.
+   */
+  'notes:related': request<RelatedNotes>()(
+    z.object({ path: vaultRelativePath, limit: z.number().int().min(1).max(100).optional() }).strict(),
   ),
   /** Every tag in the vault with how many notes carry it. */
   'search:tags': request<TagCount[]>()(z.undefined()),
@@ -229,6 +251,14 @@ export const requests = {
   /** Stops the running summaries; those made so far stay cached. */
   'summaries:cancel': request<null>()(z.undefined()),
   'summaries:status': request<SummaryProgress>()(z.undefined()),
+  /** The embedding model's settings, how far the vault's vectors are, and why semantic search is off. */
+  'embeddings:status': request<EmbeddingStatus>()(z.undefined()),
+  /** Embeds what changed since the last run, now; resolves when done, cancelled or failed. */
+  'embeddings:run': request<EmbeddingReport>()(z.undefined()),
+  /** Stops the running embedding; the vectors made so far are kept. */
+  'embeddings:cancel': request<null>()(z.undefined()),
+  /** Saves the embedding model's settings; another model's vectors are dropped and rebuilt. */
+  'embeddings:configure': request<EmbeddingStatus>()(embeddingSettingsSchema),
 } as const;
 
 /** Every event the main process pushes. */
@@ -245,6 +275,8 @@ export const events = {
   'context:changed': event<{ sessionId: string }>(),
   /** Summaries advanced, finished or were cancelled. */
   'summaries:progress': event<SummaryProgress>(),
+  /** Embedding the vault advanced, paused, finished, failed or was cancelled. */
+  'embeddings:progress': event<EmbeddingProgress>(),
 } as const;
 
 export type RequestChannel = keyof typeof requests;

@@ -124,3 +124,10 @@ export interface RelatedNote {
   /** Similar, but neither links to the other: a link that may be missing. */
   missingLink: boolean;
 }
+
+/** `notes:related`: the related notes, and why none are similar by meaning (null when they are). */
+export interface RelatedNotes {
+  notes: RelatedNote[];
+  /** Why similarity is by words rather than meaning: embeddings are off, not built yet, failed… */
+  semantic: SemanticUnavailable | null;
+}

@@ -124,3 +124,13 @@ export interface NoteTitle {
   title: string;
   aliases: string[];
 }
+
+/** A note that shares the most distinctive words of another one (BM25 "more like this"). */
+export interface SimilarByWords {
+  path: string;
+  title: string;
+  /** BM25 of the shared words; higher is closer, comparable only within one answer. */
+  score: number;
+  /** The shared words that weighed most, at most three. */
+  words: string[];
+}

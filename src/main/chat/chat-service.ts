@@ -161,6 +161,11 @@ export class ChatService {
     }
   }
 
+  /** Whether an answer is streaming in any session. */
+  answering(): boolean {
+    return this.running.size > 0;
+  }
+
   /** Aborts the running answer; what was streamed so far is kept and marked stopped. */
   stop(sessionId: string): void {
     this.running.get(sessionId)?.controller.abort();

@@ -1,19 +1,21 @@
+import type { SearchMode } from '../../shared/contract';
 import type {
   EmbeddingReport,
   EmbeddingSettingsRequest,
   EmbeddingStatus,
   HybridSearchResult,
-  RelatedNote,
-  SemanticUnavailable,
+  RelatedNotes,
+  SemanticResult,
+  SimilarNote,
 } from '../../shared/embedding-domain';
-import type { SearchRequest, SearchHit } from '../../shared/index-domain';
+import type { SearchRequest, SearchHit, SimilarByWords } from '../../shared/index-domain';
 import type { ModelSettings } from '../../shared/chat-domain';
 import { asModelSettings } from '../llm/embedding-model';
 import type { BackgroundEmbeddings } from './background-embeddings';
 import type { EmbeddingService } from './embedding-service';
 import type { EmbeddingSettingsStore } from './embedding-settings';
-import { hybridSearch } from './hybrid-search';
-import { relatedNotes, type RelatedSources } from './related-notes';
+import { hybridSearch, semanticSearchHit } from './hybrid-search';
+import { relatedNotes, type RelatedSources, type SimilarReason } from './related-notes';
 
 export interface EmbeddingHandlersOptions {
   service: EmbeddingService;
@@ -21,53 +23,82 @@ export interface EmbeddingHandlersOptions {
   background: BackgroundEmbeddings;
   /** The API keys (ApiKeys): a key from the environment goes only to a server the user confirmed. */
   keys: { admit(settings: ModelSettings, confirmKey?: boolean): void };
-  index: RelatedSources & { search(request: SearchRequest): Promise<SearchHit[]> };
+  index: RelatedSources & {
+    search(request: SearchRequest): Promise<SearchHit[]>;
+    /** Notes sharing the most distinctive words of the note at `path` (BM25 "more like this"). */
+    similarByWords(path: string, limit: number): Promise<SimilarByWords[]>;
+  };
 }
 
+/** A search request as the contract takes it. */
+export type ModalSearchRequest = SearchRequest & { mode?: SearchMode };
+
+/** How many similar notes related notes take, by meaning or by words. */
+const similarLimit = 8;
+
 /**
- * The contract's handlers for embeddings, semantic and hybrid search, and related notes; each is parse
- * (done by the host) → one call → return.
+ * The contract's handlers for embeddings, search in every mode, and related notes; each is parse (done
+ * by the host) → one call → return.
  */
 export function embeddingHandlers({ service, settings, background, keys, index }: EmbeddingHandlersOptions) {
-  const search = (request: SearchRequest): Promise<HybridSearchResult> =>
+  const hybrid = (request: SearchRequest): Promise<HybridSearchResult> =>
     hybridSearch(request, {
       lexical: (lexical) => index.search(lexical),
       semantic: (query, limit, filter) => service.semanticSearch(query, limit, filter),
     });
+  /** Search in a mode; without usable embeddings, lexical (the status says why). */
+  const search = async ({ mode, ...request }: ModalSearchRequest): Promise<HybridSearchResult> => {
+    const chosen = mode ?? (settings.get().enabled ? 'hybrid' : 'lexical');
+    if (chosen === 'lexical') return { hits: await index.search(request), lexicalOnly: null };
+    if (chosen === 'hybrid') return hybrid(request);
+    const semantic = await service
+      .semanticSearch(request.query, request.limit ?? 20, { folder: request.folder, tag: request.tag })
+      .catch((error: Error) => ({ ok: false as const, unavailable: { code: 'failed' as const, message: error.message } }));
+    if (!semantic.ok) return { hits: await index.search(request), lexicalOnly: semantic.unavailable };
+    return { hits: semantic.value.map(semanticSearchHit), lexicalOnly: null };
+  };
+  const related = async ({ path, limit }: { path: string; limit?: number }): Promise<RelatedNotes> => {
+    const byMeaning: SemanticResult<SimilarNote[]> = settings.get().enabled
+      ? service.similarNotes(path, similarLimit)
+      : { ok: false, unavailable: { code: 'off', message: 'no embedding model is configured' } };
+    const similar: SimilarReason[] = byMeaning.ok
+      ? byMeaning.value.map((note) => ({
+          path: note.path,
+          reason: `similar: ${note.similarity.toFixed(2)}`,
+          similarity: note.similarity,
+        }))
+      : (await index.similarByWords(path, similarLimit)).map((note) => ({
+          path: note.path,
+          reason: `similar words: ${note.words.join(', ')}`,
+          similarity: null,
+        }));
+    return {
+      notes: relatedNotes(path, index, similar, limit ?? 20),
+      semantic: byMeaning.ok ? null : byMeaning.unavailable,
+    };
+  };
   return {
-    'embeddings:status': async (): Promise<EmbeddingStatus> => service.status(),
-    'embeddings:run': async (): Promise<EmbeddingReport> => service.run(),
-    'embeddings:cancel': async (): Promise<null> => {
-      service.cancel();
-      return null;
-    },
-    /** Saves the settings once their key may go to their server; a new model drops the old vectors. */
-    'embeddings:configure': async ({
-      confirmKey,
-      ...next
-    }: EmbeddingSettingsRequest): Promise<EmbeddingStatus> => {
-      keys.admit(asModelSettings(next), confirmKey === true);
-      settings.set(next);
-      background.restart();
-      return service.status();
-    },
-    /** `search:notes` with `mode: 'hybrid'`: the fused hits (the reason for lexical only is in the status). */
-    'search:notes': async (
-      request: SearchRequest & { mode?: 'lexical' | 'hybrid' },
-    ): Promise<SearchHit[]> => {
-      const { mode, ...rest } = request;
-      return mode === 'hybrid' ? (await search(rest)).hits : index.search(rest);
-    },
-    'search:hybrid': async (request: SearchRequest): Promise<HybridSearchResult> => search(request),
-    'notes:related': async ({
-      path,
-      limit,
-    }: {
-      path: string;
-      limit?: number;
-    }): Promise<{ notes: RelatedNote[]; semantic: SemanticUnavailable | null }> => {
-      const similar = settings.get().enabled ? service.similarNotes(path, limit ?? 10) : null;
-      return relatedNotes(path, index, similar, limit ?? 20);
+    search,
+    related,
+    handlers: {
+      'embeddings:status': async (): Promise<EmbeddingStatus> => service.status(),
+      'embeddings:run': async (): Promise<EmbeddingReport> => service.run(),
+      'embeddings:cancel': async (): Promise<null> => {
+        service.cancel();
+        return null;
+      },
+      /** Saves the settings once their key may go to their server; a new model drops the old vectors. */
+      'embeddings:configure': async ({
+        confirmKey,
+        ...next
+      }: EmbeddingSettingsRequest): Promise<EmbeddingStatus> => {
+        keys.admit(asModelSettings(next), confirmKey === true);
+        settings.set(next);
+        background.restart();
+        return service.status();
+      },
+      'search:notes': async (request: ModalSearchRequest): Promise<SearchHit[]> => (await search(request)).hits,
+      'notes:related': related,
     },
   };
 }

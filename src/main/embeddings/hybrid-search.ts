@@ -30,15 +30,14 @@ export async function hybridSearch(
     })),
   ]);
   if (!semanticResult.ok) return { hits: lexicalHits, lexicalOnly: semanticResult.unavailable };
-  const semanticHits = semanticResult.value.map((hit): SearchHit => ({
-    path: hit.path,
-    title: hit.title,
-    score: hit.similarity,
-    snippet: hit.snippet,
-    ranker: 'semantic',
-  }));
+  const semanticHits = semanticResult.value.map(semanticSearchHit);
   const hits = fuseRankings([lexicalHits, semanticHits], (hit) => hit.path)
     .slice(0, limit)
     .map(({ items, score }): SearchHit => ({ ...(items[0] ?? items[1]!), score }));
   return { hits, lexicalOnly: null };
+}
+
+/** A note found by meaning, as a search hit: its score is the similarity of its closest passage. */
+export function semanticSearchHit(hit: SemanticHit): SearchHit {
+  return { path: hit.path, title: hit.title, score: hit.similarity, snippet: hit.snippet, ranker: 'semantic' };
 }

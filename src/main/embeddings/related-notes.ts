@@ -1,9 +1,4 @@
-import type {
-  RelatedNote,
-  SemanticResult,
-  SemanticUnavailable,
-  SimilarNote,
-} from '../../shared/embedding-domain';
+import type { RelatedNote } from '../../shared/embedding-domain';
 import type { NoteInfo, ResolvedLink } from '../../shared/index-domain';
 
 /** What the index knows about a note's neighbours (VaultIndex is one). */
@@ -14,17 +9,25 @@ export interface RelatedSources {
   note(path: string): NoteInfo | null;
 }
 
+/** A note similar to another one, and why: "similar: 0.82" by meaning, "similar words: …" by words. */
+export interface SimilarReason {
+  path: string;
+  reason: string;
+  /** Cosine similarity when found by meaning. */
+  similarity: number | null;
+}
+
 /**
  * The notes related to the note at `path`, each with every reason: it links there, it links here, shared
- * tags, similar meaning. A similar note that neither links to nor from it is a `missingLink`. Notes
+ * tags, similar meaning or words. A similar note that neither links to nor from it is a `missingLink`. Notes
  * with more reasons come first, then the more similar.
  */
 export function relatedNotes(
   path: string,
   index: RelatedSources,
-  similar: SemanticResult<SimilarNote[]> | null,
+  similar: readonly SimilarReason[],
   limit = 20,
-): { notes: RelatedNote[]; semantic: SemanticUnavailable | null } {
+): RelatedNote[] {
   const related = new Map<string, RelatedNote>();
   const linked = new Set<string>();
   const add = (other: string | null, reason: string, similarity: number | null = null) => {
@@ -52,17 +55,19 @@ export function relatedNotes(
   for (const other of index.sharingTags(path, limit)) {
     add(other.path, `shares ${other.tags.map((tag) => `#${tag}`).join(', ')}`);
   }
-  for (const other of similar?.ok ? similar.value : []) {
-    add(other.path, `similar: ${other.similarity.toFixed(2)}`, other.similarity);
+  // Found by words, notes have no similarity: they keep the order they were found in.
+  const rank = new Map(similar.map((other, position) => [other.path, position]));
+  for (const other of similar) {
+    add(other.path, other.reason, other.similarity);
     if (!linked.has(other.path)) related.get(other.path)!.missingLink = true;
   }
-  const notes = [...related.values()]
+  return [...related.values()]
     .sort(
       (a, b) =>
         b.reasons.length - a.reasons.length ||
         (b.similarity ?? -2) - (a.similarity ?? -2) ||
+        (rank.get(a.path) ?? similar.length) - (rank.get(b.path) ?? similar.length) ||
         (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
     )
     .slice(0, limit);
-  return { notes, semantic: similar === null ? null : similar.ok ? null : similar.unavailable };
 }

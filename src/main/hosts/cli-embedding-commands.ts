@@ -1,12 +1,11 @@
 import type { EmbeddingReport, EmbeddingStatus, RelatedNote } from '../../shared/embedding-domain';
-import type { EmbeddingService } from '../embeddings/embedding-service';
-import { relatedNotes, type RelatedSources } from '../embeddings/related-notes';
+import type { Embeddings } from '../embeddings/embedding-app';
 import type { VaultIndex } from '../index/vault-index';
 
-/** What the commands need of the app (KastenApp once it holds the embedding service). */
+/** What the commands need of the app. */
 export interface EmbeddingCliApp {
-  index: RelatedSources & Pick<VaultIndex, 'resolve'>;
-  embeddings: EmbeddingService;
+  index: Pick<VaultIndex, 'resolve'>;
+  embeddings: Pick<Embeddings, 'service' | 'related'>;
   dispose(): Promise<void>;
 }
 
@@ -34,19 +33,16 @@ export async function runEmbeddingCommand(
     const print = (value: unknown, text: () => string) =>
       stdout(args.json ? JSON.stringify(value, null, 2) : text());
     if (args.command === 'embed') {
-      const report = await app.embeddings.run();
-      const status = app.embeddings.status();
+      const report = await app.embeddings.service.run();
+      const status = app.embeddings.service.status();
       print({ ...report, status }, () => describeEmbedding(report, status));
       return report.error === null ? 0 : 1;
     }
     const path = findNote(app, args.note ?? '');
-    const similar = app.embeddings.status().settings.enabled
-      ? app.embeddings.similarNotes(path, args.limit)
-      : null;
-    const related = relatedNotes(path, app.index, similar, args.limit);
+    const related = await app.embeddings.related({ path, limit: args.limit });
     print({ note: path, ...related }, () => {
       const lines = related.notes.map(describeRelated);
-      if (related.semantic) lines.push(`(No similar notes: ${related.semantic.message}.)`);
+      if (related.semantic) lines.push(`(Similar by words, not meaning: ${related.semantic.message}.)`);
       return lines.join('\n') || `Nothing is related to ${path}.`;
     });
     return 0;

@@ -8,6 +8,7 @@ import type {
   ResolvedLink,
   SearchHit,
   SearchRequest,
+  SimilarByWords,
   TagCount,
   VaultHealth,
 } from '../../shared/index-domain';
@@ -25,6 +26,7 @@ import type { IndexWorkers } from './index-workers';
 import { changedOnDisk, statAll, type FileStat } from './file-stats';
 import { IndexUpdate } from './index-update';
 import { linksInNote } from './links-in-note';
+import { likeThisQuery, similarByWords } from './more-like-this';
 import { summarizeBatch } from './watch-batch';
 import { unreadHash } from './parsed-note';
 
@@ -154,6 +156,15 @@ export class VaultIndex {
     // write transaction open across slices, with rows their read connections cannot see yet.
     const between = this.passes === 0 && !index.db.inTransaction;
     return index.search.search(request, between ? this.options.workers : null);
+  }
+
+  /** Notes that share the most telling words of the note at `path`, best first (BM25 "more like this"). */
+  async similarByWords(path: string, limit = 8): Promise<SimilarByWords[]> {
+    const index = this.require();
+    const columns = index.catalog.searchColumns(path);
+    const query = columns ? likeThisQuery(columns) : '';
+    if (query === '') return [];
+    return similarByWords(path, await this.search({ query, limit: limit + 1 }), limit);
   }
 
   /** The indexed note at `path`, or null. */

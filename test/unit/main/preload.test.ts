@@ -30,6 +30,7 @@ describe('preload', () => {
       'attachments',
       'chat',
       'context',
+      'embeddings',
       'index',
       'links',
       'models',

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { relatedNotes, type RelatedSources } from '../../../src/main/embeddings/related-notes';
-import type { SimilarNote } from '../../../src/shared/embedding-domain';
 import type { ResolvedLink } from '../../../src/shared/index-domain';
 
 const link = (source: string, resolved: string | null, status: ResolvedLink['status'] = 'resolved') =>
@@ -21,21 +20,15 @@ const index: RelatedSources = {
   note: (path) => (titles[path] ? { path, title: titles[path]!, lead: '', wordCount: 1, tags: [] } : null),
 };
 
-const similar = (path: string, similarity: number): SimilarNote => ({
+const similar = (path: string, similarity: number) => ({
   path,
-  title: titles[path] ?? path,
+  reason: `similar: ${similarity.toFixed(2)}`,
   similarity,
-  headingPath: [],
-  snippet: '',
 });
 
 describe('related notes', () => {
   it('gives every reason a note is related, and marks similar notes not linked as missing links', () => {
-    const { notes, semantic } = relatedNotes('A.md', index, {
-      ok: true,
-      value: [similar('Tagged.md', 0.82), similar('Similar.md', 0.61)],
-    });
-    expect(semantic).toBeNull();
+    const notes = relatedNotes('A.md', index, [similar('Tagged.md', 0.82), similar('Similar.md', 0.61)]);
     expect(notes).toEqual([
       {
         path: 'Tagged.md',
@@ -68,11 +61,19 @@ describe('related notes', () => {
     ]);
   });
 
-  it('says why there are no similar notes, and still gives links and tags', () => {
-    const unavailable = { code: 'off' as const, message: 'no embedding model is configured' };
-    const { notes, semantic } = relatedNotes('A.md', index, { ok: false, unavailable });
-    expect(semantic).toEqual(unavailable);
+  it('without similar notes still gives links and tags, and keeps notes similar by words in their order', () => {
+    const notes = relatedNotes('A.md', index, []);
     expect(notes.map((note) => note.path)).toEqual(['Backlink.md', 'Linked.md', 'Similar.md', 'Tagged.md']);
-    expect(relatedNotes('A.md', index, null, 2).notes).toHaveLength(2);
+    expect(relatedNotes('A.md', index, [], 2)).toHaveLength(2);
+    const byWords = (path: string) => ({ path, reason: 'similar words: zettel', similarity: null });
+    const found = relatedNotes('A.md', { ...index, sharingTags: () => [], backlinks: () => [] }, [
+      byWords('Tagged.md'),
+      byWords('Backlink.md'),
+    ]);
+    expect(found.map((note) => [note.path, note.missingLink])).toEqual([
+      ['Tagged.md', true],
+      ['Backlink.md', true],
+      ['Linked.md', false],
+    ]);
   });
 });

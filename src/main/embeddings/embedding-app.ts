@@ -1,0 +1,67 @@
+import type { ModelSettings } from '../../shared/chat-domain';
+import type { EmbeddingSettings } from '../../shared/embedding-domain';
+import type { AppEvents } from '../app-events';
+import type { SqliteDatabase } from '../storage/database';
+import { BackgroundEmbeddings } from './background-embeddings';
+import { embeddingHandlers, type EmbeddingHandlersOptions } from './embedding-handlers';
+import { EmbeddingService } from './embedding-service';
+import { EmbeddingSettingsStore, embeddingModelOf, sameServer } from './embedding-settings';
+
+export interface EmbeddingsOptions {
+  db: SqliteDatabase;
+  events: AppEvents;
+  index: EmbeddingHandlersOptions['index'] & ConstructorParameters<typeof EmbeddingService>[0]['index'];
+  readNote: (path: string) => Promise<{ content: string }>;
+  /** The API keys: the embedding server gets the key confirmed for it. */
+  keys: EmbeddingHandlersOptions['keys'] & { key(settings: ModelSettings): string | null };
+  /** The chat model's settings and whether an answer streams: embedding pauses on a shared server. */
+  chat: { settings: () => ModelSettings; answering: () => boolean };
+  /** Settings for this run that win over the stored ones (CLI flags). */
+  overrides?: Partial<EmbeddingSettings>;
+  /** Embed in the background when the vault opens and after edits (default true). */
+  background?: boolean;
+}
+
+/** The embedding side of the app: its settings, the service, the background runs and their handlers. */
+export function createEmbeddings(options: EmbeddingsOptions) {
+  const settings = new EmbeddingSettingsStore(options.db, options.overrides);
+  const service = new EmbeddingService({
+    index: options.index,
+    readNote: options.readNote,
+    settings: () => settings.get(),
+    model: embeddingModelOf(
+      () => settings.get(),
+      (model) => options.keys.key(model),
+    ),
+    busy: () => options.chat.answering() && sameServer(options.chat.settings(), settings.get()),
+    onProgress: (progress) => options.events.emit('embeddings:progress', progress),
+    onNotice: (message) => console.warn(`Embeddings: ${message}`),
+  });
+  const background = new BackgroundEmbeddings({
+    service,
+    events: options.events,
+    enabled: () => options.background !== false && settings.get().enabled,
+  });
+  const { handlers, search, related } = embeddingHandlers({
+    service,
+    settings,
+    background,
+    keys: options.keys,
+    index: options.index,
+  });
+  return {
+    service,
+    settings,
+    handlers,
+    /** Search in a mode, with why it answered lexically (`lexicalOnly`). */
+    search,
+    related,
+    start: () => background.start(),
+    async stop() {
+      background.stop();
+      await service.dispose();
+    },
+  };
+}
+
+export type Embeddings = ReturnType<typeof createEmbeddings>;
