@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { ChatModel, LlmEvent, LlmRequest } from '../../src/main/llm/llm-types.ts';
 import { builtIndexWorker } from '../../test/support/built-worker.ts';
 import { registerSourceHooks } from './source-hooks.ts';
+import type { ToolVault } from '../../src/main/chat/note-locator.ts';
 
 export interface ChatLengthFigures {
   /** Messages in the session before each measured turn. */
@@ -47,6 +48,7 @@ function loadSources() {
     import('../../src/main/chat/session-context.ts'),
     import('../../src/main/context/context-engine.ts'),
     import('../../src/main/chat/context-settings.ts'),
+    import('../../src/main/embeddings/related-notes.ts'),
   ]);
 }
 
@@ -105,6 +107,7 @@ export async function measureChatTurns(
     { SessionContext },
     { ContextEngine },
     { ContextSettingsStore },
+    { relatedNotes },
   ] = await loadSources();
 
   const base = mkdtempSync(join(tmpdir(), 'kasten-bench-chat-'));
@@ -130,9 +133,12 @@ export async function measureChatTurns(
   const store = new ChatStore(db);
   const openVault = () => {
     const open = vault.summary()!;
-    const tools = {
+    // Lexical only, as the app is without an embedding model.
+    const tools: ToolVault = {
       readNote: (path: string) => vault.readNote(path),
       index,
+      search: async (request) => ({ hits: await index.search(request), lexicalOnly: null }),
+      related: async ({ path, limit }) => ({ notes: relatedNotes(path, index, [], limit), semantic: null }),
       summary: (path: string) => summaries.summaryFor(path)?.text ?? '',
     };
     return { root: open.path, name: open.name, tools };

@@ -6,6 +6,7 @@ import { AppError } from './app-error';
 import { AppEvents } from './app-events';
 import { ChatService } from './chat/chat-service';
 import { ChatStore } from './chat/chat-store';
+import type { ToolVault } from './chat/note-locator';
 import { ContextSettingsStore } from './chat/context-settings';
 import { SessionContext } from './chat/session-context';
 import { ContextEngine } from './context/context-engine';
@@ -132,9 +133,11 @@ export function createApp(options: AppOptions): KastenApp {
   const openVault = () => {
     const open = vault.summary();
     if (!open) throw new AppError('no-vault', 'No vault is open.');
-    const tools = {
+    const tools: ToolVault = {
       readNote: (path: string) => vault.readNote(path),
       index,
+      search: (request) => embeddings.search(request),
+      related: (request) => embeddings.related(request),
       summary: (path: string) => summaries.summaryFor(path)?.text ?? '',
     };
     return { root: open.path, name: open.name, tools };

@@ -57,7 +57,13 @@ describe('a question typed as a search', () => {
 
   it('gives the search_notes tool the some-words hits too, marked as such', async () => {
     const app = await sampleApp();
-    const vault = { readNote: app.vault.readNote.bind(app.vault), index: app.index, summary: () => '' };
+    const vault = {
+      readNote: app.vault.readNote.bind(app.vault),
+      index: app.index,
+      search: app.embeddings.search,
+      related: app.embeddings.related,
+      summary: () => '',
+    };
     const numbers = new Map<string, number>();
     const number = (path: string) => numbers.get(path) ?? numbers.set(path, numbers.size + 1).get(path)!;
     const outcome = await runVaultTool(vault, number, 'search_notes', {

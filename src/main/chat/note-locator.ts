@@ -1,11 +1,15 @@
 import { posix, win32 } from 'node:path';
+import type { Embeddings } from '../embeddings/embedding-app';
 import type { VaultIndex } from '../index/vault-index';
 import type { VaultService } from '../vault/vault-service';
 
-/** What the chat tools need of the vault: confined reads and the index. */
+/** What the chat tools need of the vault: confined reads, the index, search in every mode, related notes. */
 export interface ToolVault {
   readNote: VaultService['readNote'];
-  index: Pick<VaultIndex, 'resolve' | 'search' | 'backlinks' | 'outgoing' | 'note' | 'sharingTags'>;
+  index: Pick<VaultIndex, 'resolve' | 'backlinks' | 'note'>;
+  /** Search as the contract's `search:notes` does (hybrid when embeddings are on), with why it fell back. */
+  search: Embeddings['search'];
+  related: Embeddings['related'];
   /** The note's best summary: the model's, when cached for its content, else its trimmed lead; '' if unknown. */
   summary: (path: string) => string;
 }

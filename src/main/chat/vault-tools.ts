@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ReferenceKind } from '../../shared/chat-domain';
+import type { SearchRanker } from '../../shared/index-domain';
 import { embeddedSection } from '../../shared/markdown/note-section';
 import { parseWikiLinkInner } from '../../shared/markdown/wikilink-inner';
 import {
@@ -63,13 +64,13 @@ export const vaultTools: LlmTool[] = [
   {
     name: 'search_notes',
     description:
-      'Full-text search over the vault; returns ranked notes with snippets as numbered documents: notes with all the words, then, when those are few, notes with some of them.',
+      'Search the vault; returns ranked notes with snippets as numbered documents: notes with all the words, then, when those are few, notes with some of them, and (when semantic search is on) notes close in meaning.',
     input: inputs.search_notes,
   },
   {
     name: 'find_related',
     description:
-      'Notes related to a note: the notes it links to, the notes linking to it, notes sharing tags.',
+      'Notes related to a note, each with its reasons: the notes it links to, the notes linking to it, notes sharing tags, and notes similar in meaning or words. Similar notes that are not linked either way are marked missingLink.',
     input: inputs.find_related,
   },
   {
@@ -111,6 +112,13 @@ function failure(message: string): ToolOutcome {
 
 const json = (value: unknown) => JSON.stringify(value, null, 1);
 
+/** How the model is told a hit was found. */
+const matchedBy: Record<SearchRanker, string> = {
+  'all-words': 'all words',
+  'some-words': 'some words',
+  semantic: 'meaning',
+};
+
 const tools: {
   [N in ToolName]: (
     vault: ToolVault,
@@ -144,22 +152,26 @@ const tools: {
 
   async search_notes(vault, numbers, { query, limit }) {
     const { words, shortened } = searchedWords(query);
-    const hits = await vault.index.search({ query, limit: limit ?? 8 });
+    const { hits, lexicalOnly } = await vault.search({ query, limit: limit ?? 8 });
     const documents = hits.map((hit) => ({
       document: numbers(hit.path, hit.title),
       title: hit.title,
       path: hit.path,
       // Notes holding only some of the words come after those holding all of them, and say so.
-      matched: hit.ranker === 'all-words' ? 'all words' : 'some words',
+      matched: matchedBy[hit.ranker],
       content: hit.snippet.replaceAll(highlightStart, '').replaceAll(highlightEnd, ''),
     }));
     const searched = shortened ? words.map((word) => word.text).join(' ') : query;
+    const notes = [
+      shortened &&
+        `The query was shortened: only its first ${maxQueryWords} different words within ${maxQueryChars} characters are searched for, "${searched}".`,
+      // Semantic search that is on but cannot answer: the model should know these are word matches only.
+      lexicalOnly && lexicalOnly.code !== 'off' && `Searched by words only, because ${lexicalOnly.message}.`,
+    ].filter((note): note is string => typeof note === 'string');
     const found = documents.length ? json(documents) : `No note matches "${searched}".`;
     return {
       ok: true,
-      output: shortened
-        ? `The query was shortened: only its first ${maxQueryWords} different words within ${maxQueryChars} characters are searched for, "${searched}".\n${found}`
-        : found,
+      output: [...notes, found].join('\n'),
       notes: documents.map(({ document, title, path }) => ({
         path,
         title,
@@ -171,33 +183,20 @@ const tools: {
   },
 
   async find_related(vault, numbers, { note }) {
-    const { path } = await locateNote(vault, note);
-    const reasons = new Map<string, string[]>();
-    const add = (other: string | null, reason: string) => {
-      if (!other || other === path) return;
-      const list = reasons.get(other) ?? [];
-      if (!list.includes(reason)) list.push(reason);
-      reasons.set(other, list);
-    };
-    for (const link of vault.index.outgoing(path))
-      if (link.status !== 'broken') add(link.resolved, 'it links there');
-    for (const link of vault.index.backlinks(path)) add(link.source, 'links to it');
-    for (const other of vault.index.sharingTags(path, 10))
-      add(other.path, `shares ${other.tags.map((tag) => `#${tag}`).join(', ')}`);
-    const related = [...reasons]
-      .map(([other, why]) => ({ info: vault.index.note(other), why }))
-      .filter((entry) => entry.info !== null)
-      .slice(0, 20)
-      .map(({ info, why }) => ({
-        document: numbers(info!.path, info!.title),
-        title: info!.title,
-        path: info!.path,
-        reasons: why,
-        summary: vault.summary(info!.path),
-      }));
+    const { path, title } = await locateNote(vault, note);
+    const { notes, semantic } = await vault.related({ path, limit: 20 });
+    const related = notes.map((other) => ({
+      document: numbers(other.path, other.title),
+      title: other.title,
+      path: other.path,
+      reasons: other.reasons,
+      ...(other.missingLink ? { missingLink: true } : {}),
+      summary: vault.summary(other.path),
+    }));
+    const how = semantic ? `Similarity is by shared words, because ${semantic.message}.\n` : '';
     return {
       ok: true,
-      output: related.length ? json(related) : 'No related notes found.',
+      output: related.length ? `${how}${json(related)}` : `No notes related to "${title}" were found.`,
       notes: related.map(({ document, title, path: other }) => ({
         path: other,
         title,

@@ -53,7 +53,10 @@ export function embeddingHandlers({ service, settings, background, keys, index }
     if (chosen === 'hybrid') return hybrid(request);
     const semantic = await service
       .semanticSearch(request.query, request.limit ?? 20, { folder: request.folder, tag: request.tag })
-      .catch((error: Error) => ({ ok: false as const, unavailable: { code: 'failed' as const, message: error.message } }));
+      .catch((error: Error) => ({
+        ok: false as const,
+        unavailable: { code: 'failed' as const, message: error.message },
+      }));
     if (!semantic.ok) return { hits: await index.search(request), lexicalOnly: semantic.unavailable };
     return { hits: semantic.value.map(semanticSearchHit), lexicalOnly: null };
   };
@@ -97,7 +100,8 @@ export function embeddingHandlers({ service, settings, background, keys, index }
         background.restart();
         return service.status();
       },
-      'search:notes': async (request: ModalSearchRequest): Promise<SearchHit[]> => (await search(request)).hits,
+      'search:notes': async (request: ModalSearchRequest): Promise<SearchHit[]> =>
+        (await search(request)).hits,
       'notes:related': related,
     },
   };

@@ -39,5 +39,11 @@ export async function hybridSearch(
 
 /** A note found by meaning, as a search hit: its score is the similarity of its closest passage. */
 export function semanticSearchHit(hit: SemanticHit): SearchHit {
-  return { path: hit.path, title: hit.title, score: hit.similarity, snippet: hit.snippet, ranker: 'semantic' };
+  return {
+    path: hit.path,
+    title: hit.title,
+    score: hit.similarity,
+    snippet: hit.snippet,
+    ranker: 'semantic',
+  };
 }

@@ -43,10 +43,14 @@ export function likeThisQuery(columns: { title: string; headings: string; body: 
   return words.length > 0 ? `${words.join(' ')} ` : '';
 }
 
+/** A word between the snippet's marks (highlightStart, highlightEnd). */
+// eslint-disable-next-line no-control-regex -- the marks are control characters so no note can hold them
+const markedWord = /\u0002([^\u0003]*)\u0003/gu;
+
 /** The words a hit's snippet marks, folded and without repeats: the words it shares with the query. */
 function markedWords(snippet: string, most: number): string[] {
   const words = new Map<string, string>();
-  for (const [, word] of snippet.matchAll(/\u0002([^\u0003]*)\u0003/gu)) {
+  for (const [, word] of snippet.matchAll(markedWord)) {
     const key = foldForSearch(word!);
     if (!words.has(key) && telling(word!.toLocaleLowerCase())) words.set(key, word!.toLocaleLowerCase());
   }
@@ -58,5 +62,10 @@ export function similarByWords(path: string, hits: readonly SearchHit[], limit: 
   return hits
     .filter((hit) => hit.path !== path)
     .slice(0, limit)
-    .map((hit) => ({ path: hit.path, title: hit.title, score: hit.score, words: markedWords(hit.snippet, 3) }));
+    .map((hit) => ({
+      path: hit.path,
+      title: hit.title,
+      score: hit.score,
+      words: markedWords(hit.snippet, 3),
+    }));
 }

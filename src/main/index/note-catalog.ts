@@ -38,7 +38,8 @@ export class NoteCatalog {
           'SELECT title, headings, body FROM notes_fts WHERE rowid = (SELECT id FROM notes WHERE path = ?)',
         )
         .all(path)
-        .map((row) => ({ title: row.title ?? '', headings: row.headings ?? '', body: row.body ?? '' }))[0] ?? null
+        .map((row) => ({ title: row.title ?? '', headings: row.headings ?? '', body: row.body ?? '' }))[0] ??
+      null
     );
   }
 
