@@ -126,7 +126,7 @@ export async function measureChatTurns(
   const summaries = new SummaryQueue({
     store: new SummaryStore(db),
     model: () => model,
-    modelName: () => model.name,
+    modelKey: () => model.name,
     notes: (paths) => index.noteHashes(paths),
     readNote: (path) => vault.readNote(path),
   });

@@ -118,7 +118,7 @@ export function createApp(options: AppOptions): KastenApp {
   const summaries = new SummaryQueue({
     store: new SummaryStore(db),
     model: () => models.summaryModel(),
-    modelName: () => models.summaryModelName(),
+    modelKey: () => models.summaryModelKey(),
     notes: (paths) => index.noteHashes(paths),
     readNote: (path) => vault.readNote(path),
     onProgress: (progress) => events.emit('summaries:progress', progress),

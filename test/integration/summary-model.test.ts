@@ -98,6 +98,28 @@ describe('the summary model', () => {
     expect(modelsOf(server.chatRequests.slice(4))).toEqual(['scripted-model']);
   });
 
+  it('keeps the summaries of one model name on two servers apart', async () => {
+    await startApp({});
+    expect(await app!.summaries.summarize()).toMatchObject({ summarized: 3, cached: 0 });
+    await app!.dispose();
+    // Another server whose model has the same name: it may be another model, so nothing is reused.
+    const other = await startScriptedModelServer({ models: [{ id: 'scripted-model' }], replies: reply });
+    try {
+      await startApp({ baseUrl: `${other.url}/v1` });
+      expect(app!.summaries.summaryFor('Gardening.md')?.source).toBe('extract');
+      expect(await app!.summaries.summarize()).toMatchObject({ summarized: 3, cached: 0 });
+      expect(other.chatRequests).toHaveLength(3);
+      await app!.dispose();
+      // The first server's summaries are still there for it.
+      await startApp({});
+      expect(app!.summaries.summaryFor('Gardening.md')?.source).toBe('llm');
+    } finally {
+      await app?.dispose();
+      app = null;
+      await other.stop();
+    }
+  });
+
   it('writes the summary of a compacted chat', async () => {
     await startApp({ summaryModel: 'small-model' });
     let sessionId: string | undefined;

@@ -11,7 +11,7 @@ import type { ApiKeys } from './api-keys';
 import { createChatModel } from './ai-sdk-model';
 import type { ChatModel } from './llm-types';
 import { ContextWindowResolver, listModels, offlineContextWindow, testConnection } from './model-catalog';
-import type { FetchFunction } from './model-list';
+import { trimmedBaseUrl, type FetchFunction } from './model-list';
 import type { ModelSettingsStore } from './model-settings';
 
 /**
@@ -139,6 +139,12 @@ export class ModelService {
     // Over Ollama's native API it runs with the chat model's window: compactions are planned for that one.
     const planned = settings.model.trim() === '' ? summarizing : settings;
     return createChatModel(summarizing, key, () => this.windows.resolve(planned, key));
+  }
+
+  /** What summaries are cached under: the summary model's name and its server (see SummaryQueue). */
+  summaryModelKey(): string | null {
+    const name = this.summaryModelName();
+    return name === null ? null : `${name} at ${trimmedBaseUrl(this.settings.get())}`;
   }
 
   /** The name of the model `summaryModel` gives, or null when neither it nor the chat model is chosen. */

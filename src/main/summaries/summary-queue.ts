@@ -12,10 +12,13 @@ export interface NoteSummary {
 
 export interface SummaryQueueOptions {
   store: SummaryStore;
-  /** The model that writes summaries, or null when none is chosen. Its name is part of the cache key. */
+  /** The model that writes summaries, or null when none is chosen. */
   model: () => ChatModel | null;
-  /** That model's name without building a client (summaries are looked up per reference). */
-  modelName?: () => string | null;
+  /**
+   * That model's name and server, without building a client (summaries are looked up per reference): the
+   * cache key, since one name on two servers may be two models. Without it, the model's name.
+   */
+  modelKey?: () => string | null;
   /** The notes at `paths` (every note when omitted) as last indexed. */
   notes: (paths?: readonly string[]) => NoteHash[];
   readNote: (path: string) => Promise<{ content: string }>;
@@ -79,11 +82,15 @@ export class SummaryQueue {
   summaryFor(path: string): NoteSummary | null {
     const note = this.options.notes([path]).find((candidate) => candidate.path === path);
     if (!note) return null;
-    const name = this.options.modelName ? this.options.modelName() : (this.options.model()?.name ?? null);
-    const cached = name ? this.options.store.get(note.hash, name, summaryPromptVersion) : null;
+    const key = this.cacheKey();
+    const cached = key ? this.options.store.get(note.hash, key, summaryPromptVersion) : null;
     return cached
       ? { text: cached, source: 'llm' }
       : { text: extractiveSummary(note.lead), source: 'extract' };
+  }
+
+  private cacheKey(): string | null {
+    return this.options.modelKey ? this.options.modelKey() : (this.options.model()?.name ?? null);
   }
 
   private async run(
@@ -92,6 +99,7 @@ export class SummaryQueue {
     signal: AbortSignal,
   ): Promise<SummaryReport> {
     const started = performance.now();
+    const key = this.cacheKey() ?? model.name;
     const wanted = paths ? new Set(paths) : null;
     // A note without words (empty, binary, unreadable) has nothing to summarize: no call is made for it.
     const notes = this.options
@@ -100,7 +108,7 @@ export class SummaryQueue {
     const tasks = new Map<string, Task>();
     let cached = 0;
     for (const note of notes) {
-      if (this.options.store.get(note.hash, model.name, summaryPromptVersion) !== null) {
+      if (this.options.store.get(note.hash, key, summaryPromptVersion) !== null) {
         cached++;
         continue;
       }
@@ -121,7 +129,7 @@ export class SummaryQueue {
     const worker = async () => {
       for (let task = pending.shift(); task && !signal.aborted; task = pending.shift()) {
         try {
-          await this.summarizeOne(model, task, signal);
+          await this.summarizeOne(model, key, task, signal);
         } catch (error) {
           // A call cut short by cancelling is not a failure; the note is simply still to do.
           if (signal.aborted) return;
@@ -149,7 +157,7 @@ export class SummaryQueue {
     };
   }
 
-  private async summarizeOne(model: ChatModel, task: Task, signal: AbortSignal): Promise<void> {
+  private async summarizeOne(model: ChatModel, key: string, task: Task, signal: AbortSignal): Promise<void> {
     const [note] = task.notes;
     if (!note) return;
     const { content } = await this.options.readNote(note.path);
@@ -163,7 +171,7 @@ export class SummaryQueue {
     signal.throwIfAborted();
     const summary = tidySummary(reply);
     if (summary === '') throw new Error('The model answered with an empty summary.');
-    this.options.store.put(task.hash, model.name, summaryPromptVersion, summary);
+    this.options.store.put(task.hash, key, summaryPromptVersion, summary);
   }
 
   private report(progress: SummaryProgress): void {
