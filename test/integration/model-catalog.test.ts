@@ -5,6 +5,7 @@ import { knownContextWindow } from '../../src/main/llm/known-context-windows';
 import {
   ContextWindowResolver,
   listModels,
+  offlineContextWindow,
   resolveContextWindow,
   testConnection,
 } from '../../src/main/llm/model-catalog';
@@ -389,13 +390,21 @@ describe('ContextWindowResolver', () => {
     }
   });
 
-  it('asks again when the server could not be reached', async () => {
+  it('asks a server it could not reach again after a while, not before every request', async () => {
     const counting = countingFetch();
-    const resolver = new ContextWindowResolver(counting.fetch);
+    const resolver = new ContextWindowResolver(counting.fetch, 100);
     const dead = settings({ baseUrl: `${await deadUrl()}/v1` });
+    expect(await resolver.resolve(dead, null)).toEqual(offlineContextWindow(dead));
+    const asked = counting.calls.length;
     await resolver.resolve(dead, null);
+    expect(counting.calls).toHaveLength(asked);
+    await new Promise((resolve) => setTimeout(resolve, 150));
     await resolver.resolve(dead, null);
-    expect(counting.calls).toHaveLength(2);
+    expect(counting.calls).toHaveLength(asked * 2);
+    // Testing the connection (or new settings) forgets it at once.
+    resolver.forget();
+    await resolver.resolve(dead, null);
+    expect(counting.calls).toHaveLength(asked * 3);
   });
 });
 

@@ -10,23 +10,30 @@ import {
 } from 'ai';
 import type { ContextWindow, ModelSettings } from '../../shared/chat-domain';
 import type { ChatModel, LlmEvent, LlmMessage, LlmRequest } from './llm-types';
+import { failFast } from './fail-fast-fetch';
 import { ContextWindowResolver } from './model-catalog';
 import { describeModelError } from './model-errors';
 import { ollamaLanguageModel, ollamaRequestOptions } from './ollama-model';
 
-/** Retries of a failed call (429, 5xx, dropped connection) before the error reaches the user. */
+/**
+ * Retries of a failed call (429, 5xx, dropped connection) before the error reaches the user; a server
+ * that is not there at all is not retried (failFast).
+ */
 const maxRetries = 2;
 
 export function languageModel(settings: ModelSettings, apiKey: string | null): LanguageModel {
   if (settings.provider === 'ollama') return ollamaLanguageModel(settings, apiKey);
   if (settings.provider === 'anthropic') {
-    return createAnthropic({ baseURL: settings.baseUrl, apiKey: apiKey ?? '' })(settings.model);
+    return createAnthropic({ baseURL: settings.baseUrl, apiKey: apiKey ?? '', fetch: failFast() })(
+      settings.model,
+    );
   }
   return createOpenAICompatible({
     name: 'openai-compatible',
     baseURL: settings.baseUrl,
     apiKey: apiKey ?? undefined,
     includeUsage: true,
+    fetch: failFast(),
   })(settings.model);
 }
 

@@ -3,6 +3,7 @@ import { embedMany, type EmbeddingModel as SdkEmbeddingModel } from 'ai';
 import { createOllama } from 'ollama-ai-provider-v2';
 import type { ModelSettings } from '../../shared/chat-domain';
 import type { EmbeddingSettings } from '../../shared/embedding-domain';
+import { failFast } from './fail-fast-fetch';
 import { ModelError } from './llm-types';
 import { describeModelError } from './model-errors';
 import { serverRoot, trimmedBaseUrl } from './model-list';
@@ -87,12 +88,14 @@ function sdkModel(settings: EmbeddingSettings, apiKey: string | null): SdkEmbedd
       baseURL: `${serverRoot(asModelSettings(settings))}/api`,
       // Ollama has no keys of its own; one is for a proxy in front of it.
       headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+      fetch: failFast(),
     }).embeddingModel(settings.model);
   }
   return createOpenAICompatible({
     name: 'openai-compatible',
     baseURL: settings.baseUrl,
     apiKey: apiKey ?? undefined,
+    fetch: failFast(),
   }).embeddingModel(settings.model);
 }
 

@@ -105,7 +105,11 @@ const inForceNow = new Set<ContextWindowSource>(['ollama-loaded', 'ollama-defaul
 export class ContextWindowResolver {
   private readonly cache = new Map<string, Promise<ContextWindow>>();
 
-  constructor(private readonly fetchImpl: FetchFunction = fetch) {}
+  constructor(
+    private readonly fetchImpl: FetchFunction = fetch,
+    /** How long the window of a server that could not be reached is taken as the offline figure. */
+    private readonly retryUnreachedMs = 30_000,
+  ) {}
 
   /** The context window of `settings`' model; a settled figure is asked for only the first time. */
   resolve(settings: ModelSettings, apiKey: string | null): Promise<ContextWindow> {
@@ -116,9 +120,14 @@ export class ContextWindowResolver {
     if (cached) return cached;
     const pending: Promise<ContextWindow> = resolveWithReach(settings, apiKey, this.fetchImpl).then(
       ({ window, reached }) => {
-        // A server that was down may have the real figure once it is up: ask again next time.
-        const again = !reached || inForceNow.has(window.source);
-        if (again && this.cache.get(key) === pending) this.cache.delete(key);
+        // A figure that can change is asked for again next time. A server that was down may have the real
+        // figure once it is up, but is asked again only after a while: every Send while it is down would
+        // otherwise wait for the lookup to fail first (up to its timeout on a server that never answers).
+        const forget = () => {
+          if (this.cache.get(key) === pending) this.cache.delete(key);
+        };
+        if (!reached) setTimeout(forget, this.retryUnreachedMs).unref();
+        else if (inForceNow.has(window.source)) forget();
         return window;
       },
     );

@@ -1,5 +1,6 @@
 import { APICallError, RetryError } from 'ai';
 import type { ModelSettings } from '../../shared/chat-domain';
+import { ServerDownError } from './fail-fast-fetch';
 import { ModelError } from './llm-types';
 
 /** The innermost cause of an error (fetch wraps the socket error, retries wrap the last attempt). */
@@ -14,6 +15,7 @@ function causes(error: unknown): unknown[] {
 }
 
 function codeOf(error: unknown): string {
+  if (error instanceof ServerDownError) return error.downCode;
   return String((error as { code?: unknown } | null)?.code ?? '');
 }
 
@@ -65,7 +67,8 @@ export function describeModelError(error: unknown, settings: ModelSettings): Mod
     );
   }
   const codes = chain.map(codeOf);
-  if (codes.some((code) => ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNRESET'].includes(code))) {
+  const connection = ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNRESET'];
+  if (codes.some((code) => connection.includes(code))) {
     const code = codes.find((entry) => entry.startsWith('E'));
     const reset = code === 'ECONNRESET';
     return new ModelError(

@@ -1,6 +1,7 @@
 import type { LanguageModel } from 'ai';
 import { createOllama } from 'ollama-ai-provider-v2';
 import type { ModelSettings } from '../../shared/chat-domain';
+import { failFast } from './fail-fast-fetch';
 import { ModelError } from './llm-types';
 import { serverRoot } from './model-list';
 
@@ -33,7 +34,7 @@ function failingOnErrorLines(settings: ModelSettings): typeof fetch {
   const failure = (message: string) =>
     new ModelError(`Ollama at ${settings.baseUrl} failed while answering: ${message}`, 'server');
   return async (input, init) => {
-    const response = await fetch(input, init);
+    const response = await failFast()(input, init);
     if (!response.ok || response.body === null) return response;
     const decoder = new TextDecoder();
     let pending = '';
