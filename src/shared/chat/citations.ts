@@ -177,8 +177,10 @@ export class CitationStream {
 
   private appendCitation(parts: AnswerPart[], numbers: number[], raw: string): void {
     const known = [...new Set(numbers)].filter((n) => this.isKnown(n));
-    // A marker citing only unknown notes is the model's mistake; showing it would confuse the reader.
+    // Brackets holding no number the model was given are not a citation: a year (`[2023]`), an index
+    // (`arr[1]`), or the model's mistake. They stay as written.
     if (known.length > 0) parts.push({ type: 'citation', numbers: known, raw });
+    else appendText(parts, raw);
   }
 
   /** A run of backticks or tildes has ended: it may open or close a code span or a fence. */

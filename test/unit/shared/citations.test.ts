@@ -55,9 +55,16 @@ describe('citation markers', () => {
     expect(parse('Both[1][2]')).toEqual([text('Both'), cite([1], '[1]'), cite([2], '[2]')]);
   });
 
-  it('drops numbers of notes the model was not given, and markers left with none', () => {
+  it('drops numbers of notes the model was not given, and keeps markers left with none as text', () => {
     expect(parse('A [1, 99] b')).toEqual([text('A '), cite([1], '[1, 99]'), text(' b')]);
-    expect(parse('A [99] b [0]')).toEqual([text('A  b ')]);
+    expect(parse('A [99] b [0]')).toEqual([text('A [99] b [0]')]);
+    // A year, an index into an array: text, whole, not chips and not gone.
+    expect(parse('In [2023] we set arr[21] = 0.')).toEqual([text('In [2023] we set arr[21] = 0.')]);
+    const parts = streamed(['In [20', '23] we set arr[', '21] = 0.']).flat();
+    expect(parts.every((part) => part.type === 'text')).toBe(true);
+    expect(parts.map((part) => (part.type === 'text' ? part.text : '')).join('')).toBe(
+      'In [2023] we set arr[21] = 0.',
+    );
     expect(parse('[3, 3, 1]')).toEqual([cite([3, 1], '[3, 3, 1]')]);
   });
 
