@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../support/app-page';
+import { readmeScreenshot } from '../support/readme-screenshot';
 import { startKastenServer, type RunningServer } from '../support/kasten-server';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
@@ -69,6 +70,7 @@ test('an answer shows its direct, searched, read and cited notes; a chip opens t
   await expect(app.viewerTitle()).toHaveText('Zettelkasten method');
   await expect(app.viewer.getByText('Links between notes matter more than folders')).toBeInViewport();
   await expect(app.viewer.getByText('A way of keeping notes as small')).not.toBeInViewport();
+  await readmeScreenshot(page, 'main');
 
   await app.viewer.getByRole('button', { name: /close/i }).click();
   await zettel.getByRole('button').first().click();

@@ -10,6 +10,7 @@ import {
   type ScriptedReply,
 } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
+import { readmeScreenshot } from '../support/readme-screenshot';
 
 let workspace: ReturnType<typeof tempWorkspace>;
 let model: ScriptedModelServer;
@@ -134,7 +135,7 @@ test('the meter counts a linked note as it is typed, and the breakdown shows the
   await expect(popover.getByRole('button', { name: 'Compact now' })).toBeDisabled();
   await page.screenshot({ path: 'test-results/context/popover.png' });
   // The README's picture of the meter and its breakdown.
-  await page.screenshot({ path: 'docs/screenshot-context.png' });
+  await readmeScreenshot(page, 'context');
 
   await page.keyboard.press('Escape');
   await expect(popover).toBeHidden();
@@ -191,7 +192,7 @@ test('/compact folds the older turns behind a marker that expands to the summary
   await expect(users.first()).toHaveText(questions[0]!);
   await shownSummary.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/context/compaction.png' });
-  await page.screenshot({ path: 'docs/screenshot-compaction.png' });
+  await readmeScreenshot(page, 'compaction');
 
   await marker.click();
   await expect(shownSummary).toBeHidden();

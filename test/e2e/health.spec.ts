@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppPage } from '../support/app-page';
 import { startKastenServer, type RunningServer } from '../support/kasten-server';
+import { readmeScreenshot } from '../support/readme-screenshot';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures');
 
@@ -71,7 +72,7 @@ test('the health view lists every broken link, broken heading and warning of the
   await expect(warnings.filter({ hasText: 'odd/binary.md' })).toContainText('binary');
   await expect(warnings.filter({ hasText: 'odd/latin1.md' })).toContainText('UTF-8');
   await expect(warnings.filter({ hasText: 'odd/bad yaml.md' })).toContainText('YAML');
-  await page.screenshot({ path: 'docs/screenshot-health.png' });
+  await readmeScreenshot(page, 'health');
 
   // An issue opens its note; a warning opens the file it is about.
   await subpathItems.filter({ hasText: '[[#Nowhere here]]' }).click();

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
 import { AppPage } from '../support/app-page';
 import { startKastenServer, type RunningServer } from '../support/kasten-server';
+import { readmeScreenshot } from '../support/readme-screenshot';
 
 const vault = join(import.meta.dirname, '..', 'fixtures', 'vaults', 'viewer');
 
@@ -39,7 +40,7 @@ test('embeds show a heading section, a block and a sized image, and stop at a cy
     'Loop two embeds loop one again',
   );
   await expect(app.viewer.locator('.embed-notice')).toContainText('already shown above');
-  await page.screenshot({ path: 'docs/screenshot-embeds.png' });
+  await readmeScreenshot(page, 'embeds');
 });
 
 test('an ambiguous link lists its candidates; broken links and subpaths say why', async ({ page }) => {

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../support/app-page';
+import { readmeScreenshot } from '../support/readme-screenshot';
 import { startKastenServer, type RunningServer } from '../support/kasten-server';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
@@ -100,6 +101,9 @@ test('settings list the models, diagnose a bad key, no model and a dead server, 
   await expect.poll(() => model.chatRequests.length).toBe(3);
   await app.statusBar.getByTestId('model-status').click();
   await expect(settings.getByTestId('summary-progress')).toHaveText('Summarized 3 of 3');
+  await testConnection.click();
+  await expect(diagnosis).toContainText('✓ Connected');
+  await readmeScreenshot(page, 'settings');
 
   expect(frames.length).toBeGreaterThan(0);
   expect(frames.some((frame) => frame.includes(secret))).toBe(false);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppPage } from '../support/app-page';
 import { startKastenServer, type RunningServer } from '../support/kasten-server';
+import { readmeScreenshot } from '../support/readme-screenshot';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 const sampleVault = join(repoRoot, 'resources', 'sample-vault');
@@ -35,7 +36,7 @@ test('search finds a note as you type and opens it', async ({ page }) => {
   const first = page.getByTestId('search-result').first();
   await expect(first).toContainText('Niklas Luhmann');
   await expect(first.locator('mark').first()).toBeVisible();
-  await page.screenshot({ path: 'docs/screenshot-search.png' });
+  await readmeScreenshot(page, 'search');
   await first.click();
   await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
 });
@@ -137,7 +138,7 @@ test('editing files on disk updates the open note and its backlinks without a re
   await expect(backlinks).toHaveCount(before + 1);
   await expect(backlinks.filter({ hasText: 'Start with' })).toBeVisible();
   await backlinks.last().scrollIntoViewIfNeeded();
-  await page.screenshot({ path: 'docs/screenshot-backlinks.png' });
+  await readmeScreenshot(page, 'backlinks');
 });
 
 test('an edit elsewhere that links the open note reloads it once', async ({ page }) => {

@@ -44,7 +44,6 @@ test('the sample vault opens on first start, and notes and wikilinks open in the
   const diagram = app.viewer.locator('img.embedded-image');
   await expect(diagram).toBeVisible();
   expect(await diagram.evaluate((img: { naturalWidth: number }) => img.naturalWidth)).toBe(480);
-  await page.screenshot({ path: 'docs/screenshot-main.png' });
 
   await app.wikilink('Links between notes').first().click();
   await expect(app.viewerTitle()).toHaveText('Links between notes');
