@@ -5,10 +5,10 @@ import type { KastenApp } from '../../src/main/app';
 import { countTokens } from '../../src/main/context/token-count';
 import { EmbeddingService, type EmbeddingServiceOptions } from '../../src/main/embeddings/embedding-service';
 import { hybridSearch } from '../../src/main/embeddings/hybrid-search';
-import { createEmbeddingModel } from '../../src/main/llm/embedding-model';
+import { createEmbeddingModel, type EmbeddingModel } from '../../src/main/llm/embedding-model';
 import type { EmbeddingProgress, EmbeddingSettings } from '../../src/shared/embedding-domain';
 import { startIndexedApp } from '../support/indexed-app';
-import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
+import { embed, startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace, waitFor } from '../support/temp-vault';
 
 let workspace: ReturnType<typeof tempWorkspace>;
@@ -44,6 +44,17 @@ function embeddings(
   services.push(service);
   return service;
 }
+
+/**
+ * The scripted server's bag of words in-process, with more dimensions: at its 64, unrelated texts land at
+ * similarities up to ±0.3 by chance, too close to related ones for tests of what counts as similar.
+ */
+const wideDimensions = 512;
+const wideBagOfWords: EmbeddingModel = {
+  name: 'wide-bag-of-words',
+  identity: 'wide-bag-of-words (test)',
+  embed: async (texts) => texts.map((text) => embed(text, wideDimensions)),
+};
 
 /** Every text sent to be embedded, from the first request on, or from request `from` on. */
 function sentTexts(from = 0): string[] {
@@ -352,7 +363,7 @@ describe('when the embedding server changes or fails', () => {
 
 describe('searching by meaning', () => {
   it('finds the note sharing words with the query, its closest passage as the snippet', async () => {
-    const service = embeddings();
+    const service = embeddings(undefined, { model: () => wideBagOfWords });
     await service.run();
     const result = await service.semanticSearch('wooden drawers Luhmann', 3);
     expect(result.ok).toBe(true);
@@ -363,44 +374,51 @@ describe('searching by meaning', () => {
       headingPath: ['Zettelkasten method', 'Origins'],
       snippet: 'Niklas Luhmann kept cards in wooden drawers.',
     });
-    expect(hits[0]!.similarity).toBeGreaterThan(hits[1]!.similarity);
-    expect(hits.map((hit) => hit.path)).toHaveLength(3);
+    // Notes sharing nothing with the query are not listed after it, however few the hits.
+    expect(hits.map((hit) => hit.path)).toEqual(['Zettelkasten method.md']);
 
     const inFolder = await service.semanticSearch('wooden drawers', 3, { tag: 'method' });
-    expect(inFolder.ok && inFolder.value.map((hit) => hit.path).sort()).toEqual([
-      'Atomic notes.md',
-      'Zettelkasten method.md',
-    ]);
+    expect(inFolder.ok && inFolder.value.map((hit) => hit.path)).toEqual(['Zettelkasten method.md']);
+    const outside = await service.semanticSearch('tomatoes', 3, { tag: 'method' });
+    expect(outside).toEqual({ ok: true, value: [] });
   });
 
   it('fuses lexical and semantic hits: a note only the meaning finds joins the lexical ones', async () => {
-    const service = embeddings();
+    // A model that knows tomatoes are vegetables, as a real one does: the words themselves never meet.
+    const knowing: EmbeddingModel = {
+      name: 'knowing',
+      identity: 'knowing (test)',
+      embed: async (texts) =>
+        texts.map((text) => embed(text.replace(/\bvegetables\b/gi, 'tomatoes'), wideDimensions)),
+    };
+    const service = embeddings(undefined, { model: () => knowing });
     await service.run();
     const hybrid = await hybridSearch(
-      { query: 'cards drawers', limit: 5 },
+      { query: 'cards vegetables', limit: 5 },
       {
         lexical: (request) => app.index.search(request),
         semantic: (query, limit, filter) => service.semanticSearch(query, limit, filter),
       },
     );
     expect(hybrid.lexicalOnly).toBeNull();
-    expect(hybrid.hits[0]?.path).toBe('Zettelkasten method.md');
     // Found lexically too: its snippet is the lexical one, with the words marked.
-    expect(hybrid.hits[0]?.snippet).toContain('\u0002');
-    expect(hybrid.hits.map((hit) => hit.path).sort()).toEqual([
-      'Atomic notes.md',
-      'Gardening.md',
-      'Zettelkasten method.md',
-    ]);
+    const zettel = hybrid.hits.find((hit) => hit.path === 'Zettelkasten method.md');
+    expect(zettel?.snippet).toContain('\u0002');
+    expect(zettel?.ranker).not.toBe('semantic');
+    // Holding no word of the query, found by meaning alone.
+    expect(hybrid.hits.find((hit) => hit.path === 'Gardening.md')).toMatchObject({ ranker: 'semantic' });
+    // The notes far from both are not padding the list.
+    expect(hybrid.hits.map((hit) => hit.path).sort()).toEqual(['Gardening.md', 'Zettelkasten method.md']);
   });
 
   it('gives the notes similar to a note, not the note itself', async () => {
-    const service = embeddings();
+    const service = embeddings(undefined, { model: () => wideBagOfWords });
     await service.run();
     const similar = service.similarNotes('Atomic notes.md', 5);
     expect(similar.ok).toBe(true);
     const paths = similar.ok ? similar.value.map((note) => note.path) : [];
-    expect(paths).toEqual(['Zettelkasten method.md', 'Gardening.md']);
+    // Gardening shares nothing with it: not similar, however few the notes.
+    expect(paths).toEqual(['Zettelkasten method.md']);
     expect(service.similarNotes('Missing.md')).toMatchObject({ ok: false, unavailable: { code: 'no-note' } });
   });
 

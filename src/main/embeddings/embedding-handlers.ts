@@ -14,7 +14,7 @@ import { asModelSettings } from '../llm/embedding-model';
 import type { BackgroundEmbeddings } from './background-embeddings';
 import type { EmbeddingService } from './embedding-service';
 import type { EmbeddingSettingsStore } from './embedding-settings';
-import { hybridSearch, semanticSearchHit } from './hybrid-search';
+import { closeToBest, hybridSearch, semanticSearchHit } from './hybrid-search';
 import { relatedNotes, type RelatedSources, type SimilarReason } from './related-notes';
 
 export interface EmbeddingHandlersOptions {
@@ -35,6 +35,8 @@ export type ModalSearchRequest = SearchRequest & { mode?: SearchMode };
 
 /** How many similar notes related notes take, by meaning or by words. */
 const similarLimit = 8;
+/** BM25 falls off faster than similarity: half the best score still shares telling words. */
+const wordsNearBest = 0.5;
 
 /**
  * The contract's handlers for embeddings, search in every mode, and related notes; each is parse (done
@@ -70,11 +72,13 @@ export function embeddingHandlers({ service, settings, background, keys, index }
           reason: `similar: ${note.similarity.toFixed(2)}`,
           similarity: note.similarity,
         }))
-      : (await index.similarByWords(path, similarLimit)).map((note) => ({
-          path: note.path,
-          reason: `similar words: ${note.words.join(', ')}`,
-          similarity: null,
-        }));
+      : closeToBest(await index.similarByWords(path, similarLimit), (note) => note.score, wordsNearBest).map(
+          (note) => ({
+            path: note.path,
+            reason: `similar words: ${note.words.join(', ')}`,
+            similarity: null,
+          }),
+        );
     return {
       notes: relatedNotes(path, index, similar, limit ?? 20),
       semantic: byMeaning.ok ? null : byMeaning.unavailable,

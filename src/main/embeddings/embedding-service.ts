@@ -51,6 +51,12 @@ export interface EmbeddingServiceOptions {
 class VaultClosed extends Error {}
 
 const progressEveryMs = 100;
+/**
+ * How far from the baseline towards the best match a note must be to be found (see standingOut): a
+ * query may ask for two things, each note holding one; a similar note, to be worth a link, is close.
+ */
+const searchShare = 0.3;
+const similarShare = 0.5;
 
 /**
  * Semantic search over the open vault: keeps a vector per passage of every note (embedding what changed,
@@ -146,7 +152,7 @@ export class EmbeddingService {
       return { ok: false, unavailable: this.lengthChanged(store, vector.length) };
     const allowed = filter.folder || filter.tag ? store.notesMatching(filter.folder, filter.tag) : null;
     const matches = matrix.nearestNotes(vector, limit, allowed ? (path) => allowed.has(path) : undefined);
-    return { ok: true, value: this.search.hits(store, matches) };
+    return { ok: true, value: this.search.hits(store, matrix.standingOut(vector, matches, searchShare)) };
   }
 
   /**
@@ -163,8 +169,12 @@ export class EmbeddingService {
     if (own.length === 0) {
       return { ok: false, unavailable: { code: 'no-note', message: `${path} has no embedded passages yet` } };
     }
-    const matches = matrix.nearestNotes(centroid(own), limit, (other) => other !== path);
-    return { ok: true, value: this.search.hits(store, matches) };
+    const direction = centroid(own);
+    const matches = matrix.nearestNotes(direction, limit, (other) => other !== path);
+    return {
+      ok: true,
+      value: this.search.hits(store, matrix.standingOut(direction, matches, similarShare, path)),
+    };
   }
 
   /** Stops the runs and resolves once the running one has let go of the index database. */

@@ -37,6 +37,15 @@ export async function hybridSearch(
   return { hits, lexicalOnly: null };
 }
 
+/**
+ * The items scoring at least `share` of the best score (above zero only): notes similar by words (BM25)
+ * that still share telling words. Without a floor every note sharing one word became a missing link.
+ */
+export function closeToBest<T>(items: readonly T[], score: (item: T) => number, share: number): T[] {
+  const best = Math.max(0, ...items.map(score));
+  return items.filter((item) => score(item) > 0 && score(item) >= best * share);
+}
+
 /** A note found by meaning, as a search hit: its score is the similarity of its closest passage. */
 export function semanticSearchHit(hit: SemanticHit): SearchHit {
   return {

@@ -23,6 +23,7 @@ export class VectorMatrix {
   private readonly noteOf: Int32Array;
   private readonly paths: string[];
   private readonly noteIndex = new Map<string, number>();
+  private mean: Float32Array | null = null;
 
   /** `rows` yields at most `count` vectors; those not `dimensions` long are left out. */
   constructor(count: number, rows: Iterable<[number, string, Uint8Array]>, dimensions: number) {
@@ -50,6 +51,43 @@ export class VectorMatrix {
     this.data = data.subarray(0, row * dimensions);
     this.chunkIds = ids.subarray(0, row);
     this.noteOf = notes.subarray(0, row);
+  }
+
+  /**
+   * The similarity of `query` to the average passage: what a passage unrelated to it scores with this
+   * model (nomic-embed-text puts unrelated passages at 0.3–0.5, other models near 0).
+   */
+  baseline(query: Float32Array, without?: string): number {
+    if (this.rows === 0) return 0;
+    if (!this.mean) {
+      const mean = new Float32Array(this.dimensions);
+      for (let at = 0; at < this.data.length; at += this.dimensions) {
+        for (let i = 0; i < this.dimensions; i++) mean[i]! += this.data[at + i]! / this.rows;
+      }
+      this.mean = mean;
+    }
+    let dot = 0;
+    for (let i = 0; i < this.dimensions; i++) dot += query[i]! * this.mean[i]!;
+    // A note compared with the others: its own passages, alike by definition, would raise the bar.
+    const own = without === undefined ? [] : this.vectorsOf(without);
+    if (own.length === 0 || own.length === this.rows) return dot;
+    const ownSum = own.reduce(
+      (sum, vector) => sum + vector.reduce((acc, value, i) => acc + value * query[i]!, 0),
+      0,
+    );
+    return (dot * this.rows - ownSum) / (this.rows - own.length);
+  }
+
+  /**
+   * The matches standing out from the rest: at least `share` of the way from the baseline to the best
+   * match. Without a floor every note came back, best first, as a "semantic" hit or a missing link.
+   */
+  standingOut(query: Float32Array, matches: NoteMatch[], share: number, without?: string): NoteMatch[] {
+    const base = this.baseline(query, without);
+    const best = Math.max(...matches.map((match) => match.similarity));
+    return matches.filter(
+      (match) => match.similarity > base && match.similarity >= base + share * (best - base),
+    );
   }
 
   /** Whether the note at `path` has vectors. */

@@ -25,8 +25,11 @@ function telling(token: string): boolean {
 export function likeThisQuery(columns: { title: string; headings: string; body: string }): string {
   const counts = new Map<string, { word: string; weight: number }>();
   for (const name of ['title', 'headings', 'body'] as const) {
-    for (const [word] of columns[name].matchAll(wordPattern)) {
-      for (const token of wordTokens(word)) {
+    const text = columns[name];
+    for (const match of text.matchAll(wordPattern)) {
+      // A tag is related notes' own reason ("shares #garden"): it is not counted again as a shared word.
+      if (text[match.index - 1] === '#') continue;
+      for (const token of wordTokens(match[0])) {
         if (!telling(token)) continue;
         const key = foldForSearch(token);
         const entry = counts.get(key) ?? { word: token, weight: 0 };

@@ -15,6 +15,8 @@ describe('more like this', () => {
     expect(words).not.toContain('2024');
     expect(words).not.toContain('ox');
     expect(likeThisQuery({ title: '', headings: '', body: 'a an the 42' })).toBe('');
+    // Tags are a reason of their own.
+    expect(likeThisQuery({ title: '', headings: '', body: '#garden #garden compost' })).toBe('compost ');
   });
 
   it('keeps the words of scripts written without spaces, and their marks', () => {
