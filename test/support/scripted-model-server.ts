@@ -117,6 +117,8 @@ export interface ScriptedModelServer {
   setEmbeddingDimensions(dimensions: number | ((text: string) => number)): void;
   /** With a status, embedding requests fail with it; null answers them again. */
   failEmbeddings(status: number | null): void;
+  /** Each embedding request is answered this long after it arrives, so a run's progress can be watched. */
+  setEmbeddingDelay(ms: number): void;
   /** The texts each embedding request asked for, in order (both routes). */
   embeddingInputs(): string[][];
   stop(): Promise<void>;
@@ -137,6 +139,8 @@ export interface ScriptedModelServerOptions {
   llamaCppContext?: number;
   /** See `setEmbeddingDimensions`. */
   embeddingDimensions?: number;
+  /** See `setEmbeddingDelay`. */
+  embeddingDelayMs?: number;
 }
 
 const roles = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
@@ -158,6 +162,7 @@ export async function startScriptedModelServer(
   let embeddingDimensions: number | ((text: string) => number) =
     options.embeddingDimensions ?? defaultEmbeddingDimensions;
   let embeddingStatus: number | null = null;
+  let embeddingDelayMs = options.embeddingDelayMs ?? 0;
   const embeddingInputs: string[][] = [];
   const requests: RecordedRequest[] = [];
   const chatRequests: ChatRequest[] = [];
@@ -221,6 +226,7 @@ export async function startScriptedModelServer(
         );
       }
       embeddingInputs.push(input);
+      if (embeddingDelayMs > 0) await sleep(embeddingDelayMs);
       if (embeddingStatus !== null) {
         const failure = defaultErrorBody(embeddingStatus);
         return answerStatus(res, embeddingStatus, ollama ? { error: failure.error.message } : failure);
@@ -325,6 +331,9 @@ export async function startScriptedModelServer(
     },
     failEmbeddings(status) {
       embeddingStatus = status;
+    },
+    setEmbeddingDelay(ms) {
+      embeddingDelayMs = ms;
     },
     embeddingInputs() {
       return embeddingInputs.map((input) => [...input]);

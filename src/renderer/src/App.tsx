@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { startChatSync } from './features/chat/chat-store';
 import { ChatPane } from './features/chat/ChatPane';
 import { startContextSync } from './features/context/context-store';
+import { startEmbeddingSync } from './features/embeddings/embedding-store';
 import { useHealthStore } from './features/health/health-store';
 import { HealthView } from './features/health/HealthView';
 import { startNoteSync, useNoteStore } from './features/notes/note-store';
@@ -66,6 +67,7 @@ export function App() {
     startChatSync();
     startSettingsSync();
     startContextSync();
+    startEmbeddingSync();
   }, []);
 
   return (

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { RelatedSection } from '../related/RelatedSection';
 import { MarkdownNote } from './MarkdownNote';
 import { NoteLinks } from './NoteLinks';
 import { useNoteStore } from './note-store';
@@ -76,6 +77,7 @@ export function NoteViewer() {
               <MarkdownNote content={note.content} path={note.path} links={note.links} onOpen={open} />
             </article>
             <NoteLinks backlinks={backlinks} outgoing={note.links} onOpen={open} />
+            <RelatedSection path={note.path} onOpen={open} />
           </>
         ) : (
           <p className="muted">Loading…</p>

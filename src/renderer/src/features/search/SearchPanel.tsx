@@ -140,7 +140,18 @@ export function SearchResults() {
                   onMouseEnter={() => select(index)}
                   onClick={() => void open(hit.path)}
                 >
-                  <span className="search-title">{hit.title}</span>
+                  <span className="search-heading">
+                    <span className="search-title">{hit.title}</span>
+                    {hit.ranker === 'semantic' && (
+                      <span
+                        className="search-semantic"
+                        data-testid="semantic-hit"
+                        title="Found by meaning: the note does not contain these words"
+                      >
+                        semantic
+                      </span>
+                    )}
+                  </span>
                   {folderOf(hit.path) && <span className="search-folder">{folderOf(hit.path)}</span>}
                   <span className="search-snippet">
                     {snippetParts(hit.snippet).map((part, key) =>

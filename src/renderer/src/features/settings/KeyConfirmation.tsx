@@ -4,6 +4,39 @@ import { useSettingsStore } from './settings-store';
  * Asks before the key in an environment variable goes to a server it was not confirmed for: the settings
  * could have been changed by anyone holding the browser host's address, and the key is the user's.
  */
+export function KeyQuestion({
+  message,
+  variable,
+  onConfirm,
+  onCancel,
+}: {
+  /** The main process's question, naming the variable and the server. */
+  message: string;
+  variable: string | null;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <div
+      className="diagnosis diagnosis-problem"
+      role="alertdialog"
+      aria-label="Send the key to this server?"
+      data-testid="key-confirmation"
+    >
+      <p>{message}</p>
+      <div className="field-row">
+        <button type="button" className="primary" onClick={onConfirm}>
+          Send ${variable} to this server
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The chat model's question, for a save or a connection test. */
 export function KeyConfirmation({ onSaved }: { onSaved: (saved: boolean) => void }) {
   const pending = useSettingsStore((state) => state.keyConfirmation);
   const { save, test, dismissKeyConfirmation } = useSettingsStore.getState();
@@ -13,21 +46,11 @@ export function KeyConfirmation({ onSaved }: { onSaved: (saved: boolean) => void
     else await test(pending.settings, true);
   };
   return (
-    <div
-      className="diagnosis diagnosis-problem"
-      role="alertdialog"
-      aria-label="Send the key to this server?"
-      data-testid="key-confirmation"
-    >
-      <p>{pending.message}</p>
-      <div className="field-row">
-        <button type="button" className="primary" onClick={() => void confirm()}>
-          Send ${pending.settings.apiKeyEnv} to this server
-        </button>
-        <button type="button" onClick={dismissKeyConfirmation}>
-          Cancel
-        </button>
-      </div>
-    </div>
+    <KeyQuestion
+      message={pending.message}
+      variable={pending.settings.apiKeyEnv}
+      onConfirm={() => void confirm()}
+      onCancel={dismissKeyConfirmation}
+    />
   );
 }

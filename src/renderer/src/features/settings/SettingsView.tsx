@@ -6,6 +6,7 @@ import { presetOf, presets } from './model-presets';
 import { useSettingsStore } from './settings-store';
 import { SummaryModelField } from './SummaryModelField';
 import { ContextSettingsSection } from '../context/ContextSettingsSection';
+import { SemanticSearchSettings } from '../embeddings/SemanticSearchSettings';
 import { SummarySettings } from './SummarySettings';
 
 /** The settings dialog: Escape or a click outside closes it. */
@@ -46,6 +47,7 @@ export function SettingsView() {
         {setup ? <ModelForm saved={setup.settings} /> : <p className="muted">{error ?? 'Loading…'}</p>}
         {setup && <SummarySettings />}
         {setup && <ContextSettingsSection />}
+        {setup && <SemanticSearchSettings />}
       </div>
     </div>
   );

@@ -17,11 +17,16 @@ export interface PendingKeyConfirmation {
   message: string;
 }
 
+/** A part of the settings another view can open them at. */
+export type SettingsSection = 'semantic-search';
+
 interface SettingsState {
   setup: ModelSetup | null;
   /** The saved model's context window, as resolved by the main process. */
   window: ContextWindow | null;
   shown: boolean;
+  /** The section the settings were opened at, scrolled into view; null: the top. */
+  section: SettingsSection | null;
   /** What "Test connection" said last, for the draft it tested. */
   report: ConnectionReport | null;
   testing: boolean;
@@ -31,7 +36,7 @@ interface SettingsState {
   error: string | null;
   keyConfirmation: PendingKeyConfirmation | null;
   load(): Promise<void>;
-  show(shown: boolean): void;
+  show(shown: boolean, section?: SettingsSection): void;
   /** `confirmKey`: the user confirmed sending the named variable's key to this server. */
   save(settings: ModelSettings, confirmKey?: boolean): Promise<boolean>;
   setKey(key: string | null): Promise<boolean>;
@@ -79,6 +84,7 @@ export const useSettingsStore = create<SettingsState>((set, get) => {
     setup: null,
     window: null,
     shown: false,
+    section: null,
     report: null,
     testing: false,
     models: null,
@@ -94,8 +100,8 @@ export const useSettingsStore = create<SettingsState>((set, get) => {
         () => {},
       );
     },
-    show(shown) {
-      set({ shown, report: null, error: null, keyConfirmation: null });
+    show(shown, section) {
+      set({ shown, section: section ?? null, report: null, error: null, keyConfirmation: null });
       if (shown) void get().load();
     },
     save(settings, confirmKey = false) {

@@ -1,11 +1,12 @@
 import { ContextMeter } from '../context/ContextMeter';
+import { EmbeddingIndicator } from '../embeddings/EmbeddingIndicator';
 import { useVaultStore } from '../vault/vault-store';
 import { IndexStatus } from './IndexStatus';
 import { ModelStatus } from './ModelStatus';
 
 /**
- * Bottom bar: the open vault, its size, indexing progress, vault health, summaries, the chat model and
- * how full its context is.
+ * Bottom bar: the open vault, its size, indexing progress, vault health, embedding progress, summaries,
+ * the chat model and how full its context is.
  */
 export function StatusBar() {
   const vault = useVaultStore((state) => state.vault);
@@ -26,6 +27,7 @@ export function StatusBar() {
           )}
           <span className="status-spacer" />
           <IndexStatus />
+          <EmbeddingIndicator />
           <ModelStatus />
           <ContextMeter />
         </>
