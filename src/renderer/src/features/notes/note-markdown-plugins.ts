@@ -1,0 +1,49 @@
+import { defaultUrlTransform, type Options, type UrlTransform } from 'react-markdown';
+import rehypeKatex from 'rehype-katex';
+import rehypeRaw from 'rehype-raw';
+import rehypeSanitize from 'rehype-sanitize';
+import { remarkHighlightMark } from 'remark-highlight-mark';
+import remarkMath from 'remark-math';
+import type { PluggableList } from 'unified';
+import { remarkPluginsFor } from '../../../../shared/markdown/parse-markdown';
+import { noteSanitizeSchema } from './note-sanitize-schema';
+import { rehypeObsidianCallouts } from './rehype-obsidian-callouts';
+import { rehypeSourceLines } from './rehype-source-lines';
+import { remarkHideComments } from './remark-hide-comments';
+import 'katex/dist/katex.min.css';
+
+/**
+ * The remark plugins for a note: the shared parser's (so lines and columns agree with the index), then
+ * what only the reading view needs: `$math$`, `==highlights==` and no HTML comments.
+ */
+export function noteRemarkPlugins(content: string): PluggableList {
+  return [...remarkPluginsFor(content), remarkMath, remarkHighlightMark, remarkHideComments];
+}
+
+/**
+ * Raw HTML is parsed, then sanitized; everything after the sanitizer is our own markup (KaTeX's, the
+ * callouts' icons, source lines), which the schema therefore need not allow.
+ */
+export const noteRehypePlugins: PluggableList = [
+  rehypeRaw,
+  [rehypeSanitize, noteSanitizeSchema],
+  rehypeKatex,
+  rehypeObsidianCallouts,
+  rehypeSourceLines,
+];
+
+export const noteRemarkRehypeOptions: Options['remarkRehypeOptions'] = {
+  // The sanitizer prefixes every id (footnotes' too); prefixing here as well would double it.
+  clobberPrefix: '',
+  handlers: {
+    highlight: (state, node) => {
+      const mark = { type: 'element' as const, tagName: 'mark', properties: {}, children: state.all(node) };
+      state.patch(node, mark);
+      return state.applyData(node, mark);
+    },
+  },
+};
+
+/** Images written into the note itself (`data:image/…`) show as they are; other URLs as react-markdown allows. */
+export const noteUrlTransform: UrlTransform = (url, key) =>
+  key === 'src' && /^data:image\//i.test(url) ? url : defaultUrlTransform(url);
