@@ -9,6 +9,8 @@ import { ChatStore } from './chat/chat-store';
 import type { ToolVault } from './chat/note-locator';
 import { ContextSettingsStore } from './chat/context-settings';
 import { SessionContext } from './chat/session-context';
+import { createVaultWrites } from './chat/vault-writes';
+import type { WriteMode } from './chat/write-permissions';
 import { ContextEngine } from './context/context-engine';
 import type { ContextStrategy } from '../shared/context-domain';
 import { ApiKeys, type SecretBox } from './llm/api-keys';
@@ -58,6 +60,8 @@ export interface AppOptions {
   contextStrategy?: ContextStrategy;
   /** How long one summarization request of a compaction may take (tests shorten it). */
   compactionTimeoutMs?: number;
+  /** Who decides on write tool calls: the user in the chat (default), or nobody may write (CLI). */
+  writes?: WriteMode;
 }
 
 /** Everything a host needs: the contract's handlers, the push events, and the lifecycle. */
@@ -130,6 +134,13 @@ export function createApp(options: AppOptions): KastenApp {
     settleMs: options.summarySettleMs,
   });
   const chatStore = new ChatStore(db);
+  const writes = createVaultWrites({
+    db,
+    events,
+    vault: () => vault.summary()?.path ?? null,
+    writer: vault,
+    mode: options.writes ?? (options.host === 'cli' ? 'refused' : 'ask'),
+  });
   const openVault = () => {
     const open = vault.summary();
     if (!open) throw new AppError('no-vault', 'No vault is open.');
@@ -159,6 +170,7 @@ export function createApp(options: AppOptions): KastenApp {
     // Writes the summaries of compactions; with no model chosen at all, chatModel() says so.
     model: () => models.summaryModel() ?? models.chatModel(),
     vault: openVault,
+    writesOffered: () => writes.permissions.offered(writes.mode),
     strategy: options.contextStrategy,
     compactionTimeoutMs: options.compactionTimeoutMs,
   });
@@ -169,6 +181,7 @@ export function createApp(options: AppOptions): KastenApp {
     model: () => models.chatModel(),
     indexed: () => index.whenIdle(),
     context,
+    writes,
   });
   const embeddings = createEmbeddings({
     db,
@@ -265,6 +278,7 @@ export function createApp(options: AppOptions): KastenApp {
     'links:resolve': async ({ links, from }) => links.map((link) => index.resolve(link, from ?? '')),
     'notes:titles': async () => index.titles(),
     ...embeddings.handlers,
+    ...writes.handlers,
   };
 
   return {

@@ -71,6 +71,44 @@ export interface ToolCallPart {
   ok: boolean | null;
   /** What the model was given back (the result or the error); null while the tool runs. */
   output: string | null;
+  /** For a write tool whose change was shown: the change and the user's decision on it. */
+  approval?: WriteApproval;
+}
+
+/** A change a write tool would make, exactly as shown to the user before anything is written. */
+export type ProposedChange =
+  | { kind: 'create'; path: string; content: string }
+  | {
+      kind: 'append';
+      path: string;
+      /** The heading whose section the lines end; null: they go at the end of the note. */
+      heading: string | null;
+      /** The lines added, blank separator lines included. */
+      added: string[];
+      /** 1-based line of the first added line in the note as it will be. */
+      line: number;
+      /** The lines just before the added ones, and the one just after them (if any), unchanged. */
+      before: string[];
+      after: string[];
+    };
+
+/**
+ * A write's way: waiting for the user; written (`approved`); `rejected` (also when the answer was
+ * stopped while waiting); approved but refused when writing (`failed`: the note changed meanwhile);
+ * `interrupted` (Kasten stopped while it waited). Only `approved` wrote anything.
+ */
+export type ApprovalState = 'pending' | 'approved' | 'rejected' | 'failed' | 'interrupted';
+
+export interface WriteApproval {
+  change: ProposedChange;
+  state: ApprovalState;
+}
+
+/** Whether the model may propose changes to the open vault (each still waits for approval). */
+export interface WriteSettings {
+  /** The open vault; null when none is open. */
+  vault: string | null;
+  enabled: boolean;
 }
 
 /** What the model was given besides the user's words (referenced notes); not shown as message text. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { LinkResolution } from './links/link-resolver';
-import type { ChatMessage, ChatSession, ContextWindow, SessionSummary } from './chat-domain';
+import type { ChatMessage, ChatSession, ContextWindow, SessionSummary, WriteSettings } from './chat-domain';
 import {
   contextStrategies,
   type ContextSettings,
@@ -207,6 +207,17 @@ export const requests = {
   'context:strategy': request<null>()(z.object({ sessionId, strategy: z.enum(contextStrategies) }).strict()),
   /** Stops the answer being written; the text so far is kept, marked stopped. */
   'chat:stop': request<null>()(z.object({ sessionId }).strict()),
+  /**
+   * The user's decision on a change a write tool proposed (`callId` is the tool call's id): approved, it
+   * is written; rejected, nothing is. The answer waits for this and then goes on.
+   */
+  'chat:approve': request<null>()(
+    z.object({ sessionId, callId: z.string().min(1).max(500), approved: z.boolean() }).strict(),
+  ),
+  /** Whether the model is offered `create_note` and `append_to_note` in the open vault. */
+  'writes:status': request<WriteSettings>()(z.undefined()),
+  /** Allows or forbids write tools in the open vault; each call still waits for approval. */
+  'writes:configure': request<WriteSettings>()(z.object({ enabled: z.boolean() }).strict()),
   /** Answers the session's last question again. */
   'chat:retry': request<{ session: SessionSummary; assistantMessage: ChatMessage }>()(
     z.object({ sessionId }).strict(),

@@ -9,6 +9,7 @@ import { addReference, runTurn, type TurnEnd, type TurnState } from './chat-turn
 import type { ToolVault } from './note-locator';
 import type { RequestPlanner } from './request-planner';
 import { Throttle } from './throttle';
+import type { WriteContext } from './write-tools';
 
 /** A structural change (a part added, a tool's result) is saved within this time, text within `saveEveryMs`. */
 const structuralSaveMs = 40;
@@ -21,6 +22,8 @@ export interface AnswerOptions {
   sessionId: string;
   model: ChatModel;
   vault: { name: string; tools: ToolVault };
+  /** How write tool calls are decided on in this answer. */
+  writes: Omit<WriteContext, 'vault'>;
   /** Plans each request of the answer from the conversation and the question. */
   planner: RequestPlanner;
   stepLimit: number;
@@ -117,6 +120,7 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
         contextChanges.request();
       }),
       vault: vault.tools,
+      writes: options.writes,
       numbers: (path, title) => store.documentNumber(sessionId, path, title),
       stepLimit: options.stepLimit,
       signal: controller.signal,

@@ -13,6 +13,9 @@ import type { ChatStore } from './chat-store';
 import type { DirectReferences } from './direct-references';
 import type { ToolVault } from './note-locator';
 import type { SessionContext } from './session-context';
+import type { VaultWrites } from './vault-writes';
+import type { NoteWriter } from './write-tools';
+import type { WriteMode } from './write-permissions';
 
 export interface ChatServiceOptions {
   store: ChatStore;
@@ -28,6 +31,11 @@ export interface ChatServiceOptions {
   indexed?: () => Promise<void>;
   /** The context engine's view of sessions: plans every request of an answer. */
   context: SessionContext;
+  /**
+   * The vaults' "allow writes" switches, the decisions answers wait for, who decides by default, and the
+   * vault's writer. Without it nothing is written: write calls are refused.
+   */
+  writes?: Omit<VaultWrites, 'handlers'>;
   stepLimit?: number;
   /** Streamed text is written to the database at least this often. */
   saveEveryMs?: number;
@@ -88,9 +96,10 @@ export class ChatService {
 
   /**
    * Commits the user's message (with its linked notes resolved), then streams the answer in the
-   * background; resolves as soon as both messages exist.
+   * background; resolves as soon as both messages exist. `writes` decides this answer's write calls
+   * otherwise than the app does (`kasten ask --allow-writes`).
    */
-  async send(input: { sessionId?: string; text: string }): Promise<StartedTurn> {
+  async send(input: { sessionId?: string; text: string }, writes?: WriteMode): Promise<StartedTurn> {
     const { store } = this.options;
     const text = input.text.trim();
     if (text === '') throw new AppError('invalid-input', 'The message is empty.');
@@ -115,7 +124,7 @@ export class ChatService {
       model: null,
     });
     store.references.add(userMessage.id, direct.references);
-    const started = await this.answer(session.id, model, direct);
+    const started = await this.answer(session.id, model, direct, writes);
     return {
       ...started,
       session: this.options.store.sessionSummary(session.id),
@@ -201,10 +210,13 @@ export class ChatService {
     sessionId: string,
     model: ChatModel,
     direct: DirectReferences,
+    mode = this.options.writes?.mode ?? 'refused',
   ): Promise<Omit<StartedTurn, 'session' | 'userMessage'>> {
-    const { store, events } = this.options;
+    const { store, events, writes } = this.options;
+    if (!writes) mode = 'refused';
     const messages = store.session(sessionId).messages;
-    const planner = await this.options.context.planner(sessionId, messages, direct);
+    const offered = writes?.permissions.offered(mode) ?? false;
+    const planner = await this.options.context.planner(sessionId, messages, direct, offered);
     this.assertIdle(sessionId);
     const { assistant, controller, done } = writeAnswer({
       store,
@@ -213,6 +225,13 @@ export class ChatService {
       model,
       vault: this.options.vault(),
       planner,
+      writes: {
+        mode,
+        allowed: () => writes?.permissions.offered(mode) ?? false,
+        writer: writes?.writer ?? refusingWriter,
+        decide: (callId, signal) =>
+          writes?.decisions.wait(sessionId, callId, signal) ?? Promise.resolve(false),
+      },
       stepLimit: this.options.stepLimit ?? 8,
       saveEveryMs: this.options.saveEveryMs ?? 500,
       // Before the last event, so that whoever hears it may send the next message at once.
@@ -222,6 +241,12 @@ export class ChatService {
     return { assistantMessage: assistant, done };
   }
 }
+
+/** The writer of a service built without writes: never reached, write calls are refused before it. */
+const refusingWriter: NoteWriter = {
+  prepareCreate: () => Promise.reject(new AppError('forbidden', 'Nothing may be written here.')),
+  prepareAppend: () => Promise.reject(new AppError('forbidden', 'Nothing may be written here.')),
+};
 
 function titleFrom(text: string): string {
   const line = text.split('\n')[0]!.trim();

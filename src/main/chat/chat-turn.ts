@@ -14,6 +14,7 @@ import type { RequestPlanner } from './request-planner';
 import { ContextOverflowError, tooLong } from './request-record';
 import { citationReminder } from './system-prompt';
 import { runVaultTool, type DocumentNumbers } from './vault-tools';
+import { isWriteTool, runWriteTool, type WriteContext } from './write-tools';
 
 export interface TurnOptions {
   model: ChatModel;
@@ -22,6 +23,8 @@ export interface TurnOptions {
   /** Called with what the `position`th request held, and again once the provider reported its usage. */
   onRequest: (position: number, context: RequestContext) => void;
   vault: ToolVault;
+  /** How write tool calls are decided on in this answer. */
+  writes: Omit<WriteContext, 'vault'>;
   numbers: DocumentNumbers;
   stepLimit: number;
   signal: AbortSignal;
@@ -156,9 +159,23 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
           index < toolCallsPerStep
             ? invalid.get(call.id)
             : `Not run: at most ${toolCallsPerStep} tool calls are run in one step. Ask again for the ones still needed, fewer at a time.`;
-        const outcome = error
-          ? { ok: false, output: error, notes: [] }
-          : await runVaultTool(options.vault, options.numbers, call.name, call.args);
+        // A write call is answered by the write tools even when it was invalid: one the turn does not
+        // offer is told writes are off, not that the tool does not exist.
+        const outcome =
+          index < toolCallsPerStep && isWriteTool(call.name)
+            ? await runWriteTool(
+                { ...options.writes, vault: options.vault },
+                call,
+                error ?? null,
+                () => {
+                  changed(state, position);
+                  options.onChange(state, true);
+                },
+                signal,
+              )
+            : error
+              ? { ok: false, output: error, notes: [] }
+              : await runVaultTool(options.vault, options.numbers, call.name, call.args);
         setOutcome(state, { part: call, position }, outcome.ok, outcome.output);
         for (const note of outcome.notes) {
           addReference(state, {

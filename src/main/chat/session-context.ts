@@ -18,6 +18,7 @@ import type { ToolVault } from './note-locator';
 import { RequestPlanner, reservedOutputOf } from './request-planner';
 import { systemPrompt } from './system-prompt';
 import { vaultTools } from './vault-tools';
+import { writeTools } from './write-tools';
 
 /** After a failed automatic compaction, answers go on with `discard` for this long before another try. */
 const compactionPauseMs = 5 * 60_000;
@@ -34,6 +35,8 @@ export interface SessionContextOptions {
   /** The model that writes compaction summaries: the one chosen for summaries, else the chat model. */
   model: () => ChatModel;
   vault: () => { name: string; tools: ToolVault };
+  /** Whether the write tools are offered in the open vault (the user allowed writes there). */
+  writesOffered?: () => boolean;
   /** A strategy for this run (`kasten ask --strategy`) instead of each session's own. */
   strategy?: ContextStrategy;
   compactionTimeoutMs?: number;
@@ -86,11 +89,15 @@ export class SessionContext {
     return Math.max(0, Math.floor(usable * 0.3));
   }
 
-  /** The planner of the answer to the session's last question (`messages` end with it). */
+  /**
+   * The planner of the answer to the session's last question (`messages` end with it); `writes` says
+   * whether its requests offer the write tools, when this answer decides otherwise than the vault's switch.
+   */
   async planner(
     sessionId: string,
     messages: readonly ChatMessage[],
     direct: DirectReferences,
+    writes = this.writesOffered(),
   ): Promise<RequestPlanner> {
     const question = messages.findLast((message) => message.role === 'user');
     if (!question) throw new AppError('invalid-input', 'There is no question to answer in this session.');
@@ -105,7 +112,12 @@ export class SessionContext {
       { id: question.id, text: words },
       direct,
       this.options.model,
+      writes,
     );
+  }
+
+  private writesOffered(): boolean {
+    return this.options.writesOffered?.() ?? false;
   }
 
   /** The linked notes of a question, numbered for the session as they are sent. */
@@ -133,7 +145,15 @@ export class SessionContext {
       await this.referenceBudget(),
     );
     const current = { id: Number.MAX_SAFE_INTEGER, text: draft };
-    const planner = this.plannerFor(window, sessionId ?? '', messages, current, direct, this.options.model);
+    const planner = this.plannerFor(
+      window,
+      sessionId ?? '',
+      messages,
+      current,
+      direct,
+      this.options.model,
+      this.writesOffered(),
+    );
     const request = planner.preview();
     const profile = this.options.profile();
     const draftTokens =
@@ -174,7 +194,15 @@ export class SessionContext {
     const messages = store.session(sessionId).messages;
     const window = await this.window();
     const current = { id: Number.MAX_SAFE_INTEGER, text: '' };
-    const planner = this.plannerFor(window, sessionId, messages, current, null, this.options.model);
+    const planner = this.plannerFor(
+      window,
+      sessionId,
+      messages,
+      current,
+      null,
+      this.options.model,
+      this.writesOffered(),
+    );
     const notice = await planner.compactNow(focus, signal);
     const after = store.contexts.compactions(sessionId);
     return { compaction: after.length > before ? after.at(-1)! : null, notice };
@@ -191,6 +219,7 @@ export class SessionContext {
     current: { id: number; text: string },
     direct: DirectReferences | null,
     model: () => ChatModel,
+    writes: boolean,
   ): RequestPlanner {
     const { store } = this.options;
     return new RequestPlanner({
@@ -203,8 +232,9 @@ export class SessionContext {
       strategy:
         this.options.strategy ??
         (sessionId ? store.contexts.strategy(sessionId) : this.options.settings.get().strategy),
-      system: systemPrompt(this.options.vault().name),
-      tools: vaultTools,
+      system: systemPrompt(this.options.vault().name, writes),
+      // Write tools that are not offered are not sent at all, so they cost nothing in the window.
+      tools: writes ? [...vaultTools, ...writeTools] : vaultTools,
       history: conversationOf(earlier),
       current,
       items: direct?.items ?? [],

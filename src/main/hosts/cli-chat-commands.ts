@@ -2,6 +2,7 @@ import {
   messageText,
   type ChatMessage,
   type ModelSettings,
+  type ProposedChange,
   type ReferenceKind,
 } from '../../shared/chat-domain';
 import type { ContextStatus, ContextStrategy, RequestContext } from '../../shared/context-domain';
@@ -32,12 +33,15 @@ export interface ChatCommandArguments {
   strategy?: ContextStrategy;
   /** What `compact` should keep in the summary (`--focus`). */
   focus?: string;
+  /** `ask --allow-writes`: the model may create and append to notes, written without asking. */
+  allowWrites?: boolean;
 }
 
 export const chatCommandUsage = `  kasten ask <vault> "question" [--session ID] [--json]     ask the vault; the answer streams, then its references
        [--provider ollama|openai-compatible|anthropic] [--base-url URL] [--model NAME] [--api-key-env NAME]
        [--summary-model NAME]                               the model that writes summaries (default: the chat model)
        [--strategy discard|summarize|hybrid] [--window N]   how this run fits the model's window
+       [--allow-writes]                                     let the model create and append to notes (printed)
   kasten context <vault> --session ID [--json]              what the session's next request would hold
   kasten compact <vault> --session ID [--focus TEXT] [--json]   summarize the session's older messages
   kasten sessions <vault> [--json]                          the vault's chat sessions
@@ -87,7 +91,11 @@ export async function runChatCommand(
       if (text.length > printed) env.write(text.slice(printed));
       printed = Math.max(printed, text.length);
     });
-    const turn = await app.chat.send({ sessionId: args.sessionId, text: args.question ?? '' });
+    // Nobody is there to approve a change: with --allow-writes each is written, and printed, at once.
+    const turn = await app.chat.send(
+      { sessionId: args.sessionId, text: args.question ?? '' },
+      args.allowWrites ? 'automatic' : 'refused',
+    );
     assistantId = turn.assistantMessage.id;
     void env.untilStopped().then(() => app.chat.stop(turn.session.id));
     const answer = await turn.done;
@@ -103,6 +111,7 @@ export async function runChatCommand(
       const text = messageText(answer);
       if (text.length > printed) env.write(text.slice(printed));
       env.stdout('');
+      for (const change of report.changes) env.stdout(`\n${describeWrite(change)}`);
       if (report.references.length > 0) {
         env.stdout('\nReferences:');
         for (const reference of report.references) {
@@ -157,6 +166,10 @@ function answerReport(sessionId: string, answer: ChatMessage, direct: ChatMessag
     toolCalls: answer.parts.flatMap((part) =>
       part.type === 'tool-call' ? [{ name: part.name, args: part.args, ok: part.ok }] : [],
     ),
+    /** The changes written to the vault (only with --allow-writes). */
+    changes: answer.parts.flatMap((part) =>
+      part.type === 'tool-call' && part.approval?.state === 'approved' ? [part.approval.change] : [],
+    ),
     usage: answer.usage,
   };
 }
@@ -184,6 +197,17 @@ function contextReport(request: RequestContext | undefined, compactions: number)
       tokens,
     })),
   };
+}
+
+/** A change written to the vault as the terminal shows it: what, where, and the text itself. */
+function describeWrite(change: ProposedChange): string {
+  const indent = (lines: string[]) => lines.map((line) => `  ${line}`.trimEnd()).join('\n');
+  if (change.kind === 'create') {
+    return `Created ${change.path}:\n${indent(change.content.split(/\r\n|\r|\n/))}`;
+  }
+  const where = change.heading === null ? 'at the end' : `at the end of the section "${change.heading}"`;
+  const added = change.added.map((line) => `+ ${line}`);
+  return `Appended to ${change.path} ${where} (from line ${change.line}):\n${indent(added)}`;
 }
 
 function describeStatus(status: ContextStatus): string {

@@ -5,6 +5,7 @@ import { AppError } from '../app-error';
 import type { AppEvents } from '../app-events';
 import { mimeTypeOf } from './attachment-types';
 import { looksBinary } from './binary-sniff';
+import { prepareAppend, prepareCreate, type PreparedWrite } from './note-writes';
 import type { RecentVaults } from './recent-vaults';
 import { isIgnoredName, isNotePath, scanVault, skipReasonOf, type VaultFiles } from './vault-files';
 import { readVaultFile } from './vault-paths';
@@ -142,8 +143,25 @@ export class VaultService {
     return { path, mimeType: mimeTypeOf(path), base64: bytes.toString('base64'), size };
   }
 
+  /** A new note, checked (inside the vault, a valid name everywhere, not there yet); written on `commit`. */
+  prepareCreate(path: string, content: string): Promise<PreparedWrite> {
+    const vault = this.require();
+    return prepareCreate(vault.realRoot, path, content, this.written(vault, 'add'));
+  }
+
+  /** Lines added to a note, placed but written only on `commit`, which refuses if the note changed. */
+  prepareAppend(path: string, content: string, heading: string | null): Promise<PreparedWrite> {
+    const vault = this.require();
+    return prepareAppend(vault.realRoot, path, content, heading, this.written(vault, 'change'));
+  }
+
   async dispose(): Promise<void> {
     await this.close();
+  }
+
+  /** After Kasten wrote a note the tree and the index follow at once, watched or not. */
+  private written(vault: OpenVault, type: 'add' | 'change') {
+    return (path: string) => this.apply(vault, [{ type, path, at: Date.now() }]);
   }
 
   private async pick(): Promise<string | null> {

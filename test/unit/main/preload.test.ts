@@ -39,6 +39,7 @@ describe('preload', () => {
       'sessions',
       'summaries',
       'vault',
+      'writes',
     ]);
     expect(typeof kasten.chat.send).toBe('function');
     expect(typeof kasten.chat.onMessage).toBe('function');

@@ -10,6 +10,7 @@ import { Composer } from './Composer';
 import { MessageView } from './MessageView';
 import { sessionDocuments } from './session-documents';
 import { SessionList } from './SessionList';
+import { WritesToggle } from './WritesToggle';
 
 /** The conversation: session header, messages with streamed answers, and the composer. */
 export function ChatPane() {
@@ -61,6 +62,7 @@ export function ChatPane() {
         <h2 className="chat-title" data-testid="chat-title">
           {session?.title ?? 'New chat'}
         </h2>
+        <WritesToggle />
         <button type="button" onClick={() => newChat()} disabled={session === null}>
           New chat
         </button>

@@ -4,6 +4,7 @@ import { useContextStore } from '../context/context-store';
 import { AnswerMarkdown, type CitedDocument } from './AnswerMarkdown';
 import { useChatStore } from './chat-store';
 import { ToolCallView } from './ToolCallView';
+import { WriteApprovalCard } from './WriteApprovalCard';
 
 const statusNotes: Partial<Record<ChatMessage['status'], string>> = {
   stopped: 'Stopped. The answer so far is kept.',
@@ -57,7 +58,9 @@ export function MessageView({
         </p>
       ))}
       {message.parts.map((part, index) =>
-        part.type === 'tool-call' ? (
+        part.type === 'tool-call' && part.approval ? (
+          <WriteApprovalCard key={part.id} call={part} approval={part.approval} waiting={streaming} />
+        ) : part.type === 'tool-call' ? (
           <ToolCallView key={part.id} call={part} />
         ) : part.type === 'text' ? (
           <AnswerMarkdown

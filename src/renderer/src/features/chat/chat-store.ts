@@ -21,6 +21,8 @@ interface ChatState {
   send(text: string): Promise<boolean>;
   stop(): Promise<void>;
   retry(): Promise<void>;
+  /** Approves or rejects the change the answer waits on; resolves with why that failed, or null. */
+  decide(callId: string, approved: boolean): Promise<string | null>;
   rename(id: string, title: string): Promise<void>;
   remove(id: string): Promise<void>;
   undoRemove(): Promise<void>;
@@ -102,6 +104,16 @@ export const useChatStore = create<ChatState>((set, get) => ({
   async stop() {
     const session = get().session;
     if (session) await kasten.chat.stop({ sessionId: session.id });
+  },
+  async decide(callId, approved) {
+    const session = get().session;
+    if (!session) return 'No chat is open.';
+    try {
+      await kasten.chat.approve({ sessionId: session.id, callId, approved });
+      return null;
+    } catch (error) {
+      return describeError(error);
+    }
   },
   async retry() {
     const session = get().session;
