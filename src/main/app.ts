@@ -15,6 +15,7 @@ import { ContextEngine } from './context/context-engine';
 import type { ContextStrategy } from '../shared/context-domain';
 import { ApiKeys, type SecretBox } from './llm/api-keys';
 import { createEmbeddings, type Embeddings } from './embeddings/embedding-app';
+import { ChatExporter } from './export/chat-export';
 import type { EmbeddingSettings } from '../shared/embedding-domain';
 import { ModelService } from './llm/model-service';
 import { ModelSettingsStore } from './llm/model-settings';
@@ -77,6 +78,8 @@ export interface KastenApp {
   readonly summaries: SummaryQueue;
   /** Semantic search, related notes and the vault's vectors. */
   readonly embeddings: Embeddings;
+  /** Chats exported to notes in the vault. */
+  readonly exporter: ChatExporter;
   start(): Promise<void>;
   dispose(): Promise<void>;
 }
@@ -194,6 +197,16 @@ export function createApp(options: AppOptions): KastenApp {
     background: options.backgroundEmbeddings ?? options.host !== 'cli',
   });
 
+  const exporter = new ChatExporter({
+    db,
+    session: (id) => chat.session(id),
+    vault: {
+      root: () => openVault().root,
+      prepareCreate: (path, content) => vault.prepareCreate(path, content),
+      replaceNote: (path, content, hash) => vault.replaceNote(path, content, hash),
+    },
+  });
+
   const info: AppInfo = {
     name: 'Kasten',
     version: options.version,
@@ -262,6 +275,7 @@ export function createApp(options: AppOptions): KastenApp {
       chat.restore(id);
       return null;
     },
+    'sessions:export': async ({ id, folder, update }) => exporter.export({ sessionId: id, folder, update }),
     'models:settings': async () => models.setup(),
     'models:configure': async (settings) => models.configure(settings),
     'models:key': async ({ key }) => models.setKey(key),
@@ -291,6 +305,7 @@ export function createApp(options: AppOptions): KastenApp {
     models,
     summaries,
     embeddings,
+    exporter,
     async start() {
       for (const notice of notices) console.warn(notice);
       chat.start();

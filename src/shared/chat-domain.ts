@@ -195,3 +195,9 @@ export function messageText(message: Pick<ChatMessage, 'parts'>): string {
     .map((part) => part.text)
     .join('');
 }
+
+/** A chat exported to a note: where, and whether an earlier export was updated rather than a note made. */
+export interface ChatExport {
+  path: string;
+  updated: boolean;
+}

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { LinkResolution } from './links/link-resolver';
-import type { ChatMessage, ChatSession, ContextWindow, SessionSummary, WriteSettings } from './chat-domain';
+import type {
+  ChatExport,
+  ChatMessage,
+  ChatSession,
+  ContextWindow,
+  SessionSummary,
+  WriteSettings,
+} from './chat-domain';
 import {
   contextStrategies,
   type ContextSettings,
@@ -237,6 +244,19 @@ export const requests = {
   /** Deletes a session; `sessions:restore` undoes it. */
   'sessions:delete': request<null>()(z.object({ id: sessionId }).strict()),
   'sessions:restore': request<null>()(z.object({ id: sessionId }).strict()),
+  /**
+   * Exports a chat to a Markdown note in the vault (folder default `Kasten chats`): a new note, or with
+   * `update` the note it was last exported to, unless someone edited that one since.
+   */
+  'sessions:export': request<ChatExport>()(
+    z
+      .object({
+        id: sessionId,
+        folder: z.string().trim().max(1000).optional(),
+        update: z.boolean().optional(),
+      })
+      .strict(),
+  ),
   /** The chat model settings, where the key comes from (never the key), and summary settings. */
   'models:settings': request<ModelSetup>()(z.undefined()),
   'models:configure': request<ModelSetup>()(modelSettings),

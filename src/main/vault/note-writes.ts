@@ -70,10 +70,7 @@ export async function prepareCreate(
 
 /**
  * `content` added to the note at `vaultPath`, at its end or at the end of `heading`'s section (see
- * placeAppend). The commit writes the whole note to a temporary file beside it and renames that over
- * it, so no reader ever sees half of it; and only if the note's bytes are still those the change was
- * placed in: a note edited meanwhile is refused, never overwritten. (An edit saved in the instant
- * between that check and the rename would still be lost; the window is a read and a rename long.)
+ * placeAppend); the commit replaces the note only if it is still as it was shown (replaceUnchanged).
  */
 export async function prepareAppend(
   realRoot: string,
@@ -93,35 +90,67 @@ export async function prepareAppend(
     throw new AppError('invalid-input', (error as Error).message);
   }
   const { bytes: result, ...change } = placed;
-  const unchanged = async () => {
-    const now = await readVaultFile(realRoot, vaultPath, maxNoteBytes);
-    if (hashOf(now.bytes) !== shownHash) {
-      throw new AppError(
-        'invalid-input',
-        `"${vaultPath}" changed on disk after the change was shown, so nothing was written. Read it again and propose the change anew.`,
-      );
-    }
-  };
+  const changed = `"${vaultPath}" changed on disk after the change was shown, so nothing was written. Read it again and propose the change anew.`;
   return {
     change: { kind: 'append', path: vaultPath, ...change },
-    async commit() {
-      await unchanged();
-      // A note that is a symlink to another file of the vault: that file is written, the link stays.
-      const target = await realpath(join(realRoot, ...vaultSegments(vaultPath)));
-      if (!isInside(realRoot, target))
-        throw new AppError('outside-vault', `"${vaultPath}" is outside the vault.`);
-      const mode = (await stat(target)).mode & 0o777;
-      const temporary = await writeTemporary(dirname(target), result, mode);
-      try {
-        await unchanged();
-        await rename(temporary, target);
-      } catch (error) {
-        await rm(temporary, { force: true });
-        throw error;
-      }
-      await written(vaultPath);
-    },
+    commit: () => replaceUnchanged(realRoot, vaultPath, shownHash, result, changed, written),
   };
+}
+
+/**
+ * `content` over the note at `vaultPath`, only if its bytes still hash to `expectedHash` (what Kasten
+ * wrote there last): an exported chat updated on request, never over what the user changed in it.
+ */
+export async function replaceNote(
+  realRoot: string,
+  vaultPath: string,
+  content: string,
+  expectedHash: string,
+  written: WrittenNote,
+): Promise<void> {
+  if (!isNotePath(vaultPath)) throw new AppError('invalid-input', `"${vaultPath}" is not a Markdown note.`);
+  const changed = `"${vaultPath}" was edited since Kasten wrote it, so it was not replaced.`;
+  await replaceUnchanged(realRoot, vaultPath, expectedHash, Buffer.from(content, 'utf8'), changed, written);
+}
+
+/** The sha-256 of a note's bytes, as the write checks compare them. */
+export function noteHash(bytes: Buffer | string): string {
+  return hashOf(typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes);
+}
+
+/**
+ * Writes `result` to a temporary file beside the note and renames it over the note, so no reader ever
+ * sees half of it; and only if the note's bytes still hash to `expectedHash`: a note edited meanwhile
+ * is refused (`changed`), never overwritten. (An edit saved in the instant between that check and the
+ * rename would still be lost; the window is a read and a rename long.)
+ */
+async function replaceUnchanged(
+  realRoot: string,
+  vaultPath: string,
+  expectedHash: string,
+  result: Buffer,
+  changed: string,
+  written: WrittenNote,
+): Promise<void> {
+  const unchanged = async () => {
+    const now = await readVaultFile(realRoot, vaultPath, maxNoteBytes);
+    if (hashOf(now.bytes) !== expectedHash) throw new AppError('invalid-input', changed);
+  };
+  await unchanged();
+  // A note that is a symlink to another file of the vault: that file is written, the link stays.
+  const target = await realpath(join(realRoot, ...vaultSegments(vaultPath)));
+  if (!isInside(realRoot, target))
+    throw new AppError('outside-vault', `"${vaultPath}" is outside the vault.`);
+  const mode = (await stat(target)).mode & 0o777;
+  const temporary = await writeTemporary(dirname(target), result, mode);
+  try {
+    await unchanged();
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  await written(vaultPath);
 }
 
 /**
@@ -174,9 +203,12 @@ async function assertAbsent(dir: string, name: string, path: string): Promise<vo
   if (existing !== undefined) throw exists(path, existing === name ? null : existing);
 }
 
+/** A note cannot be created where one is: callers looking for a free name try the next one. */
+export class NoteExistsError extends AppError {}
+
 function exists(path: string, spelled: string | null = null): AppError {
   const as = spelled === null ? '' : ` as "${spelled}" (on macOS and Windows that is the same name)`;
-  return new AppError(
+  return new NoteExistsError(
     'invalid-input',
     `"${path}" already exists${as}; create_note never overwrites a note. Use append_to_note to add to it, or choose another name.`,
   );

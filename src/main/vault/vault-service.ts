@@ -5,7 +5,7 @@ import { AppError } from '../app-error';
 import type { AppEvents } from '../app-events';
 import { mimeTypeOf } from './attachment-types';
 import { looksBinary } from './binary-sniff';
-import { prepareAppend, prepareCreate, type PreparedWrite } from './note-writes';
+import { prepareAppend, prepareCreate, replaceNote, type PreparedWrite } from './note-writes';
 import type { RecentVaults } from './recent-vaults';
 import { isIgnoredName, isNotePath, scanVault, skipReasonOf, type VaultFiles } from './vault-files';
 import { readVaultFile } from './vault-paths';
@@ -153,6 +153,12 @@ export class VaultService {
   prepareAppend(path: string, content: string, heading: string | null): Promise<PreparedWrite> {
     const vault = this.require();
     return prepareAppend(vault.realRoot, path, content, heading, this.written(vault, 'change'));
+  }
+
+  /** Replaces a note Kasten wrote, only if its bytes still hash to `expectedHash` (see replaceNote). */
+  replaceNote(path: string, content: string, expectedHash: string): Promise<void> {
+    const vault = this.require();
+    return replaceNote(vault.realRoot, path, content, expectedHash, this.written(vault, 'change'));
   }
 
   async dispose(): Promise<void> {

@@ -1,0 +1,102 @@
+import type { ChatSession } from '../../shared/chat-domain';
+import type { ChatExport } from '../../shared/chat-domain';
+import { AppError } from '../app-error';
+import type { SqliteDatabase } from '../storage/database';
+import { SettingsTable } from '../storage/settings-table';
+import { NoteExistsError, noteHash, type PreparedWrite } from '../vault/note-writes';
+import { chatMarkdown, plainTitle } from './chat-markdown';
+
+export interface ChatExportOptions {
+  db: SqliteDatabase;
+  session: (id: string) => ChatSession;
+  vault: {
+    /** The open vault's folder: an export is remembered per vault. */
+    root(): string;
+    prepareCreate(path: string, content: string): Promise<PreparedWrite>;
+    replaceNote(path: string, content: string, expectedHash: string): Promise<void>;
+  };
+  now?: () => Date;
+}
+
+export interface ChatExportRequest {
+  sessionId: string;
+  /** The vault folder the note goes in (default `Kasten chats`). */
+  folder?: string;
+  /** Write over the note this chat was last exported to (if no one edited it) rather than a new one. */
+  update?: boolean;
+}
+
+export const defaultExportFolder = 'Kasten chats';
+
+/** Where a chat was last exported, and the hash of what was written, so an update never loses an edit. */
+interface ExportRecord {
+  path: string;
+  hash: string;
+}
+
+/** Characters a note name cannot hold on some system, or that would make a link to it ambiguous. */
+const unsafeName = /[\\/:*?"<>|#^[\]\p{Cc}]+/gu;
+
+/** A note name from a chat's title: safe on every system, at most 80 characters. */
+export function exportName(title: string): string {
+  const name = title
+    .replace(unsafeName, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^\.+/, '')
+    .slice(0, 80)
+    .trim();
+  return name === '' ? 'Chat' : name;
+}
+
+function folderOf(folder: string | undefined): string {
+  const cleaned = (folder ?? defaultExportFolder).replaceAll('\\', '/').replace(/^\/+|\/+$/g, '');
+  return cleaned;
+}
+
+/**
+ * Exports chats to Markdown notes in the vault: a new note each time (`Title.md`, then `Title 2.md`, …),
+ * or, when asked, over the note the chat was last exported to, as long as nobody edited it since.
+ */
+export class ChatExporter {
+  private readonly records: SettingsTable;
+
+  constructor(private readonly options: ChatExportOptions) {
+    this.records = new SettingsTable(options.db);
+  }
+
+  async export({ sessionId, folder, update }: ChatExportRequest): Promise<ChatExport> {
+    const session = this.options.session(sessionId);
+    const content = chatMarkdown(session, (this.options.now ?? (() => new Date()))());
+    const key = `export:${this.options.vault.root()}:${sessionId}`;
+    const last = this.record(key);
+    if (update && last) {
+      await this.options.vault.replaceNote(last.path, content, last.hash);
+      this.records.put(key, JSON.stringify({ path: last.path, hash: noteHash(content) }));
+      return { path: last.path, updated: true };
+    }
+    const path = await this.createFree(folderOf(folder), exportName(plainTitle(session.title)), content);
+    this.records.put(key, JSON.stringify({ path, hash: noteHash(content) }));
+    return { path, updated: false };
+  }
+
+  /** The note `name.md` in `folder`, or `name 2.md`, … the first that does not exist. */
+  private async createFree(folder: string, name: string, content: string): Promise<string> {
+    for (let copy = 1; copy <= 100; copy++) {
+      const file = `${name}${copy === 1 ? '' : ` ${copy}`}.md`;
+      try {
+        const write = await this.options.vault.prepareCreate(folder ? `${folder}/${file}` : file, content);
+        await write.commit();
+        return write.change.path;
+      } catch (error) {
+        if (!(error instanceof NoteExistsError)) throw error;
+      }
+    }
+    throw new AppError('invalid-input', `"${folder}" already holds 100 exports named "${name}".`);
+  }
+
+  private record(key: string): ExportRecord | null {
+    const stored = this.records.get(key);
+    return stored === null ? null : (JSON.parse(stored) as ExportRecord);
+  }
+}

@@ -1,0 +1,99 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { KastenApp } from '../../src/main/app';
+import { startIndexedApp } from '../support/indexed-app';
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
+import { tempWorkspace } from '../support/temp-vault';
+
+let workspace: ReturnType<typeof tempWorkspace>;
+let server: ScriptedModelServer;
+let app: KastenApp;
+
+beforeEach(async () => {
+  workspace = tempWorkspace('chat');
+  server = await startScriptedModelServer();
+  app = await startIndexedApp(workspace.dataDir, workspace.vault, {
+    model: { provider: 'openai-compatible', baseUrl: `${server.url}/v1`, model: 'scripted-model' },
+  });
+});
+afterEach(async () => {
+  await app.dispose();
+  await server.stop();
+  workspace.remove();
+});
+
+/** A chat whose answer searched, read a section and cited two notes, one at its heading. */
+async function citedChat(): Promise<string> {
+  server.script([
+    { toolCalls: [{ id: 'call-search', name: 'search_notes', arguments: { query: 'links' } }] },
+    {
+      toolCalls: [
+        { id: 'call-read', name: 'read_note', arguments: { note: 'Zettelkasten method', heading: 'Links' } },
+      ],
+    },
+    { text: 'Links matter more than folders [1]; one idea per note [2]. Not [2023].' },
+  ]);
+  const turn = await app.chat.send({
+    text: 'What do [[Atomic notes]] and [[No such note]] say about links?',
+  });
+  const answer = await turn.done;
+  expect(answer.status).toBe('complete');
+  return answer.sessionId;
+}
+
+const read = (path: string) => readFileSync(join(workspace.vault, path), 'utf8');
+
+describe('exporting a chat to a note', () => {
+  it('writes a note whose every link resolves: citations at their heading, references, and no broken link', async () => {
+    const sessionId = await citedChat();
+    const exported = await app.handlers['sessions:export']({ id: sessionId });
+    // Named after the chat, without the characters a note name cannot hold everywhere.
+    expect(exported.path).toMatch(/^Kasten chats\/What do Atomic notes and No such note say about l.*\.md$/);
+    expect(exported.updated).toBe(false);
+    const text = read(exported.path);
+    expect(text).toMatch(/^---\ntitle: ".*"\ndate: .*\nexported: .*\nmodel: "scripted-model"\nsession: /);
+    expect(text).toContain('[[Zettelkasten method#Links]]');
+    expect(text).toContain('Not [2023].');
+    expect(text).toContain('\\[\\[No such note]]');
+    expect(text).toMatch(/## References\n\n- \[\[Atomic notes\]\] — mentioned/);
+
+    // Kasten's own link check, on the note as indexed: everything resolves, the heading included.
+    await app.index.whenIdle();
+    const links = app.index.outgoing(exported.path);
+    expect(links.length).toBeGreaterThan(3);
+    expect(links.filter((link) => link.status !== 'resolved')).toEqual([]);
+    expect(links.map((link) => link.resolved)).toEqual(
+      expect.arrayContaining(['Zettelkasten method.md', 'Atomic notes.md']),
+    );
+    expect(app.index.links({ broken: true }).filter((link) => link.source === exported.path)).toEqual([]);
+  });
+
+  it('makes a new note each time, unless asked to update the last one', async () => {
+    const sessionId = await citedChat();
+    const first = await app.handlers['sessions:export']({ id: sessionId, folder: 'Chats/2026' });
+    const second = await app.handlers['sessions:export']({ id: sessionId, folder: 'Chats/2026' });
+    expect(second.path).toBe(first.path.replace(/\.md$/, ' 2.md'));
+    expect(read(first.path)).toContain('Links matter more than folders');
+
+    server.script([{ text: 'And a second answer.' }]);
+    await (
+      await app.chat.send({ text: 'More?', sessionId })
+    ).done;
+    const updated = await app.handlers['sessions:export']({ id: sessionId, update: true });
+    expect(updated).toEqual({ path: second.path, updated: true });
+    expect(read(second.path)).toContain('And a second answer.');
+    expect(read(first.path)).not.toContain('And a second answer.');
+  });
+
+  it('never updates over what the user wrote in the exported note', async () => {
+    const sessionId = await citedChat();
+    const { path } = await app.handlers['sessions:export']({ id: sessionId });
+    const edited = `${read(path)}\nMy own thoughts on this.\n`;
+    writeFileSync(join(workspace.vault, path), edited);
+    await expect(app.handlers['sessions:export']({ id: sessionId, update: true })).rejects.toThrow(
+      /was edited since Kasten wrote it, so it was not replaced/,
+    );
+    expect(read(path)).toBe(edited);
+  });
+});
