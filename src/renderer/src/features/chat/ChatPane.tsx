@@ -10,6 +10,7 @@ import { Composer } from './Composer';
 import { MessageView } from './MessageView';
 import { sessionDocuments } from './session-documents';
 import { SessionList } from './SessionList';
+import { ExportChat } from './ExportChat';
 import { WritesToggle } from './WritesToggle';
 
 /** The conversation: session header, messages with streamed answers, and the composer. */
@@ -63,6 +64,7 @@ export function ChatPane() {
           {session?.title ?? 'New chat'}
         </h2>
         <WritesToggle />
+        <ExportChat sessionId={session?.id ?? null} />
         <button type="button" onClick={() => newChat()} disabled={session === null}>
           New chat
         </button>
