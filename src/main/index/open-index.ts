@@ -1,11 +1,12 @@
 import { VaultLinkResolver } from '../../shared/links/link-resolver';
 import type { SqliteDatabase } from '../storage/database';
-import { indexFileFor, openIndexDatabase } from '../storage/index-database';
+import { openIndexDatabase } from '../storage/index-database';
 import { IndexStore } from './index-store';
 import { LinkReads } from './link-reads';
 import { LinkResolutions } from './link-resolutions';
 import { NoteCatalog } from './note-catalog';
 import { NoteSearch } from './note-search';
+import type { WriterLock } from './writer-lock';
 
 /** A vault's index as it is open: its database, the SQL over it, and the resolver mirroring the vault. */
 export interface OpenIndex {
@@ -20,13 +21,18 @@ export interface OpenIndex {
   /** Aliases per note path, to know which keys a note answered to before it changed. */
   aliases: Map<string, string[]>;
   controller: AbortController;
+  /** The writer lock when this process writes the index; null when it reads what another one writes. */
+  lock: WriterLock | null;
 }
 
-/** Opens (creating or rebuilding if needed) the index of the vault at `root` in `dataDir`. */
-export function openIndex(root: string, dataDir: string, onNotice: (message: string) => void): OpenIndex {
-  const db = openIndexDatabase(indexFileFor(dataDir, root), onNotice);
+/** Opens (creating or rebuilding if needed) the index of the vault at `root`, whose writer lock is held. */
+export function openIndex(root: string, lock: WriterLock, onNotice: (message: string) => void): OpenIndex {
+  return indexOver(root, openIndexDatabase(lock.indexFile, onNotice), lock);
+}
+
+/** The index of the vault at `root` in `db`, as it is there. */
+export function indexOver(root: string, db: SqliteDatabase, lock: WriterLock | null): OpenIndex {
   const store = new IndexStore(db);
-  const resolverNotes = store.resolverNotes();
   return {
     root,
     db,
@@ -35,8 +41,21 @@ export function openIndex(root: string, dataDir: string, onNotice: (message: str
     resolutions: new LinkResolutions(db),
     search: new NoteSearch(db),
     catalog: new NoteCatalog(db),
-    resolver: new VaultLinkResolver(resolverNotes, store.attachmentStates().keys()),
-    aliases: new Map(resolverNotes.map((note) => [note.path, note.aliases])),
+    ...resolverOf(store),
     controller: new AbortController(),
+    lock,
+  };
+}
+
+/** Reads the resolver and the aliases again from the database (another process changed it). */
+export function readResolver(index: OpenIndex): void {
+  Object.assign(index, resolverOf(index.store));
+}
+
+function resolverOf(store: IndexStore): Pick<OpenIndex, 'resolver' | 'aliases'> {
+  const notes = store.resolverNotes();
+  return {
+    resolver: new VaultLinkResolver(notes, store.attachmentStates().keys()),
+    aliases: new Map(notes.map((note) => [note.path, note.aliases])),
   };
 }

@@ -37,7 +37,9 @@ export class SlicedWrites {
         this.signal.throwIfAborted();
         const deadline = performance.now() + writeSliceMs;
         if (this.batchStarted === null) {
-          this.db.exec('BEGIN');
+          // IMMEDIATE: a transaction that reads before it writes fails at once, busy timeout or not, when
+          // another connection (embeddings in a process reading this index) committed in between.
+          this.db.exec('BEGIN IMMEDIATE');
           this.batchStarted = performance.now();
         }
         // No savepoint per slice: releasing one makes FTS5 flush its pending terms, as a commit does. A

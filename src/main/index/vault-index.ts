@@ -1,34 +1,18 @@
-import type {
-  HealthCounts,
-  IndexChange,
-  NoteInfo,
-  NoteTitle,
-  IndexProgress,
-  IndexReport,
-  ResolvedLink,
-  SearchHit,
-  SearchRequest,
-  SimilarByWords,
-  TagCount,
-  VaultHealth,
-} from '../../shared/index-domain';
-import { fileKeys } from '../../shared/links/link-resolver';
+import type { IndexProgress, IndexReport } from '../../shared/index-domain';
 import { AppError } from '../app-error';
 import type { AppEvents } from '../app-events';
-import type { SqliteDatabase } from '../storage/database';
-import type { VaultFiles } from '../vault/vault-files';
-import { isNotePath } from '../vault/vault-files';
+import { indexFileFor } from '../storage/index-database';
+import { scanVault, type VaultFiles } from '../vault/vault-files';
 import type { FileEvent } from '../vault/vault-watcher';
-import type { NoteHash } from './note-catalog';
-import { openIndex, type OpenIndex } from './open-index';
-import { RenameDetector } from './rename-detector';
+import { IndexFollower } from './index-follower';
+import { applyBatch, missedEdits, refreshIndex, type PassOptions } from './index-passes';
+import { IndexReads, reportOf } from './index-reads';
 import type { IndexWorkers } from './index-workers';
-import { changedOnDisk, statAll, type FileStat } from './file-stats';
-import { IndexUpdate } from './index-update';
-import { linksInNote } from './links-in-note';
-import { likeThisQuery, similarByWords } from './more-like-this';
-import { summarizeBatch } from './watch-batch';
-import { unreadHash } from './parsed-note';
+import type { SearchRankers } from './note-search';
+import { openIndex, type OpenIndex } from './open-index';
+import { PassQueue } from './pass-queue';
+import { RenameDetector } from './rename-detector';
+import { WriterLock } from './writer-lock';
 
 export interface VaultIndexOptions {
   dataDir: string;
@@ -36,44 +20,68 @@ export interface VaultIndexOptions {
   workers: IndexWorkers;
   /** Shown to the user: an index that had to be rebuilt, and similar. */
   onNotice: (message: string) => void;
+  /** How often a process reading another one's index looks at it (default 500 ms). */
+  followPollMs?: number;
 }
+
+const idle: IndexProgress = { state: 'idle', done: 0, total: 0, etaMs: null };
 
 /**
  * The derived index of the open vault: brought up to date on open (re-parsing only what changed), kept
- * exact as the watcher reports changes, and queried for links, backlinks, health and search.
+ * exact as the watcher reports changes, and queried for links, backlinks, health and search. One process
+ * at a time writes a vault's index (the holder of its WriterLock); another that opens the vault then reads
+ * that index, follows its writer's passes, and takes the writing over when the writer goes away.
  */
-export class VaultIndex {
+export class VaultIndex extends IndexReads {
   private current: OpenIndex | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Set while another process writes the open vault's index. */
+  private follower: IndexFollower | null = null;
+  private readonly passes = new PassQueue();
   private lastReport: IndexReport | null = null;
   private reportStale = false;
-  private progress: IndexProgress = { state: 'idle', done: 0, total: 0, etaMs: null };
+  private progress: IndexProgress = idle;
+  /** How the running pass last reported, for the writer lock to publish when it ends. */
+  private passProgress: IndexProgress = idle;
   private readonly renames = new RenameDetector();
   /** Notices about the open vault's index (see VaultHealth.notices). */
   private notices: string[] = [];
-  /** Index passes running (one at most: they queue). */
-  private passes = 0;
+  /** Moves on every close: work queued for a vault closed since then finds out. */
+  private generation = 0;
 
-  constructor(private readonly options: VaultIndexOptions) {}
-
-  /** Opens the index of `root` and brings it up to date with `files`; resolves when indexing is done. */
-  open(root: string, files: VaultFiles): Promise<IndexReport> {
-    this.closeNow();
-    const notices: string[] = [];
-    this.notices = notices;
-    const index = openIndex(root, this.options.dataDir, (message) => {
-      notices.push(message);
-      this.options.onNotice(message);
-    });
-    this.current = index;
-    return this.enqueue(() => this.refresh(index, files));
+  constructor(private readonly options: VaultIndexOptions) {
+    super();
   }
 
-  /** Applies a batch of watcher events; resolves when the index reflects them. */
+  /**
+   * Opens the index of `root` and brings it up to date with `files`, or, when another process writes it,
+   * waits for that one's pass; resolves when indexing is done.
+   */
+  open(root: string, files: VaultFiles): Promise<IndexReport> {
+    const file = indexFileFor(this.options.dataDir, root);
+    // The same vault again keeps its lock: letting go of it would let another process in between.
+    const kept = this.current?.lock?.indexFile === file ? this.current.lock : null;
+    if (this.current && kept) this.current.lock = null;
+    this.closeNow();
+    this.notices = [];
+    this.lastReport = null;
+    const generation = this.generation;
+    const lock = kept ?? WriterLock.take(file);
+    if (!lock) {
+      this.follow(root, file);
+      return this.whenIdle().then(() => {
+        if (this.generation !== generation) throw new DOMException('The vault was closed.', 'AbortError');
+        // The writer's, if this process took the writing over meanwhile; else the counts as they are.
+        return this.status().report ?? this.report();
+      });
+    }
+    const index = this.openWriter(root, lock);
+    this.current = index;
+    return this.passes.run(async () => (await this.refresh(index, files)).report);
+  }
+
+  /** Applies a batch of watcher events; resolves when the index reflects them (or its writer's will). */
   applyChanges(batch: FileEvent[]): Promise<void> {
-    const index = this.current;
-    if (!index) return Promise.resolve();
-    return this.enqueue(() => this.applyBatch(index, batch));
+    return this.whenWriting((index) => this.writeBatch(index, batch));
   }
 
   /**
@@ -81,32 +89,29 @@ export class VaultIndex {
    * queued so far: notes edited after the pass read them and before the watcher reached them.
    */
   catchUp(paths: string[]): Promise<void> {
-    const index = this.current;
-    if (!index) return Promise.resolve();
-    return this.enqueue(async () => {
-      const known = index.store.noteStates();
-      const onDisk = await statAll(index.root, paths);
-      const at = Date.now();
-      const changed: FileEvent[] = [];
-      for (const [path, now] of onDisk) {
-        const before = known.get(path);
-        if (before && changedOnDisk(before, now)) changed.push({ type: 'change', path, at });
-      }
-      if (changed.length > 0 && this.current === index) await this.applyBatch(index, changed);
+    return this.whenWriting(async (index) => {
+      const missed = await missedEdits(index, paths);
+      if (missed.length > 0 && this.current === index) await this.writeBatch(index, missed);
     });
   }
 
   /** Stops the running index pass; what was parsed so far stays, the rest is picked up next time. */
   cancel(): void {
     const index = this.current;
-    if (!index) return;
+    // Another process's pass is that process's to stop.
+    if (!index?.lock) return;
     index.controller.abort();
     index.controller = new AbortController();
   }
 
-  /** Resolves once every queued index pass has finished. */
+  /** Resolves once every queued index pass has finished, this process's or the writer's it reads. */
   async whenIdle(): Promise<void> {
-    await this.queue;
+    for (;;) {
+      await this.passes.settled();
+      const follower = this.follower;
+      if (!follower?.busy) return;
+      await follower.settled();
+    }
   }
 
   status(): { progress: IndexProgress; report: IndexReport | null } {
@@ -117,230 +122,178 @@ export class VaultIndex {
     return { progress: this.progress, report: this.lastReport };
   }
 
-  report(ms = 0, parsed = 0): IndexReport {
-    const { reads } = this.require();
-    return { ...reads.counts(), warnings: reads.warnings(), parsed, ms };
-  }
-
-  links(options: { broken?: boolean } = {}): ResolvedLink[] {
-    return this.require().reads.links(options.broken ? ['broken', 'broken-subpath'] : undefined);
-  }
-
-  outgoing(path: string): ResolvedLink[] {
-    return this.require().reads.outgoing(path);
-  }
-
-  backlinks(path: string): ResolvedLink[] {
-    return this.require().reads.backlinks(path);
-  }
-
-  health(): VaultHealth {
-    const { reads } = this.require();
-    return {
-      broken: reads.links(['broken']),
-      ambiguous: reads.links(['ambiguous']),
-      brokenSubpaths: reads.links(['broken-subpath']),
-      warnings: reads.warnings(),
-      notices: [...this.notices],
-    };
-  }
-
-  /** The sizes of health()'s lists, without reading them. */
-  issueCounts(): HealthCounts {
-    return { ...this.require().reads.issueCounts(), notices: this.notices.length };
-  }
-
-  search(request: SearchRequest): Promise<SearchHit[]> {
-    const index = this.require();
-    // Workers share the ranking only between passes: a pass keeps its workers busy parsing, and its
-    // write transaction open across slices, with rows their read connections cannot see yet.
-    const between = this.passes === 0 && !index.db.inTransaction;
-    return index.search.search(request, between ? this.options.workers : null);
-  }
-
-  /** Notes that share the most telling words of the note at `path`, best first (BM25 "more like this"). */
-  async similarByWords(path: string, limit = 8): Promise<SimilarByWords[]> {
-    const index = this.require();
-    const columns = index.catalog.searchColumns(path);
-    const query = columns ? likeThisQuery(columns) : '';
-    if (query === '') return [];
-    return similarByWords(path, await this.search({ query, limit: limit + 1 }), limit);
-  }
-
-  /** The indexed note at `path`, or null. */
-  note(path: string): NoteInfo | null {
-    return this.require().catalog.note(path);
-  }
-
-  /** Every note's title and aliases. */
-  titles(): NoteTitle[] {
-    return this.require().catalog.titles();
-  }
-
-  /** Path, title, content hash and lead of every note (or of those at `paths`), for the summary cache. */
-  noteHashes(paths?: readonly string[]): NoteHash[] {
-    return this.require().catalog.hashes(paths);
-  }
-
-  /** Notes sharing tags with `path`, most shared first. */
-  sharingTags(path: string, limit = 10) {
-    return this.require().catalog.sharingTags(path, limit);
-  }
-
-  tags(): TagCount[] {
-    return this.require().search.tags();
-  }
-
-  /** Resolves one link as if it were written in the note at `fromPath` (chat messages, tools). */
-  resolve(link: { target: string; subpath: string | null }, fromPath: string) {
-    return this.require().resolver.resolve(link, fromPath);
-  }
-
-  /** The links in `content` (the note at `path` as just read), resolved against the vault as it is now. */
-  linksIn(path: string, content: string): ResolvedLink[] {
-    const { resolver } = this.require();
-    return linksInNote(path, content, resolver);
-  }
-
-  /** Test seam: the raw database of the open index. */
-  database(): SqliteDatabase {
-    return this.require().db;
+  /** Whether this process writes the open vault's index (rather than reading another process's). */
+  writes(): boolean {
+    return this.current?.lock != null;
   }
 
   async close(): Promise<void> {
     this.closeNow();
-    await this.queue.catch(() => {});
+    await this.passes.settled();
   }
 
   private closeNow(): void {
+    this.generation++;
+    if (this.follower) {
+      this.follower.stop();
+      this.follower = null;
+      // The writer's pass this process showed is no longer this process's to show.
+      if (this.progress.state === 'indexing') this.setProgress(idle);
+    }
     const index = this.current;
     if (!index) return;
     this.current = null;
     index.controller.abort();
-    // Close after any running pass notices the abort.
-    this.queue = this.queue.catch(() => {}).then(() => index.db.close());
-  }
-
-  private require(): OpenIndex {
-    if (!this.current) throw new AppError('no-vault', 'No vault is open.');
-    return this.current;
-  }
-
-  private enqueue<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue
-      .catch(() => {})
-      .then(async () => {
-        this.passes++;
-        try {
-          return await work();
-        } finally {
-          this.passes--;
-        }
-      });
-    this.queue = run.catch(() => {});
-    return run;
-  }
-
-  private async refresh(index: OpenIndex, files: VaultFiles): Promise<IndexReport> {
-    const started = performance.now();
-    const { store } = index;
-    const known = store.noteStates();
-    const knownAttachments = store.attachmentStates();
-    const update = this.newUpdate(index, known.size === 0);
-    store.replaceFileWarnings(
-      files.skipped.map(({ path, reason }) => ({ path, message: `Skipped: ${reason}.` })),
-    );
-
-    // An empty index parses every note: nothing to compare sizes and times with.
-    const noteStats = known.size === 0 ? new Map<string, FileStat>() : await statAll(index.root, files.notes);
-    const present = new Set(files.notes);
-    update.deleteNotes([...known.keys()].filter((path) => !present.has(path)));
-    const toParse = files.notes.filter((path) => {
-      const before = known.get(path);
-      // A note that could not be read is tried again: its permissions may have changed, not its time.
-      return changedOnDisk(before, noteStats.get(path)) || before?.hash === unreadHash;
+    // Close after any running pass notices the abort, and let go of the lock once nothing more is written.
+    this.passes.after(() => {
+      index.db.close();
+      index.lock?.release();
     });
+  }
 
-    const attachmentStats = await statAll(index.root, files.attachments);
-    const presentAttachments = new Set(files.attachments);
-    update.deleteAttachments([...knownAttachments.keys()].filter((path) => !presentAttachments.has(path)));
-    update.upsertAttachments(
-      [...attachmentStats].filter(([path, now]) => changedOnDisk(knownAttachments.get(path), now)),
+  protected require(): OpenIndex {
+    if (this.current) return this.current;
+    const problem = this.follower?.problem;
+    if (problem) throw new AppError('unsupported', problem);
+    if (this.follower)
+      throw new AppError(
+        'no-vault',
+        "Another Kasten process is creating this vault's index; try again soon.",
+      );
+    throw new AppError('no-vault', 'No vault is open.');
+  }
+
+  protected indexNotices(): string[] {
+    return [...this.notices, ...(this.follower?.notices ?? [])];
+  }
+
+  protected rankers(index: OpenIndex): SearchRankers | null {
+    // Workers share the ranking only between passes: a pass keeps its workers busy parsing, and its
+    // write transaction open across slices, with rows their read connections cannot see yet.
+    return !this.passes.running && !index.db.inTransaction ? this.options.workers : null;
+  }
+
+  /**
+   * Queues `work` on the index if this process writes it when its turn comes: a follower that takes the
+   * lock over meanwhile applies it after its catch-up pass; one that still follows leaves it to the writer.
+   */
+  private whenWriting(work: (index: OpenIndex) => Promise<void>): Promise<void> {
+    const generation = this.generation;
+    return this.passes.run(async () => {
+      const index = this.current;
+      if (this.generation === generation && index?.lock) await work(index);
+    });
+  }
+
+  private openWriter(root: string, lock: WriterLock): OpenIndex {
+    const notices = this.notices;
+    return openIndex(root, lock, (message) => {
+      notices.push(message);
+      this.options.onNotice(message);
+    });
+  }
+
+  private async refresh(index: OpenIndex, files: VaultFiles) {
+    const started = performance.now();
+    const { parsed, changedPaths } = await this.published(index, () =>
+      refreshIndex(index, files, this.passOptions(index)),
     );
-
-    if (known.size === 0) update.startFullPass(toParse);
-    const parsed = await update.parseNotes(toParse, known);
-    await update.finish();
-    const report = this.report(Math.round(performance.now() - started), parsed);
+    const report = reportOf(index, Math.round(performance.now() - started), parsed);
     if (this.current === index) {
       this.lastReport = report;
       this.reportStale = false;
     }
-    return report;
+    return { report, changedPaths };
   }
 
-  private async applyBatch(index: OpenIndex, batch: FileEvent[]): Promise<void> {
-    const { scope, removed, changed, firstEventAt } = summarizeBatch(batch);
-    const known = index.store.noteStates(scope);
-    const knownAttachments = index.store.attachmentStates(scope);
-    const update = this.newUpdate(index, false);
-    const removedNotes = [...known.keys()].filter(removed);
-    update.deleteNotes(removedNotes);
-    // A file left out with a warning (a symlink leading outside) and deleted since: no more warning.
-    index.store.clearFileWarnings(scope.paths.filter(removed), scope.folders);
-    for (const [path, reason] of skippedIn(batch))
-      index.store.addFileWarning({ path, message: `Skipped: ${reason}.` });
-    update.deleteAttachments([...knownAttachments.keys()].filter(removed));
-
-    const attachmentStats = await statAll(
-      index.root,
-      changed.filter((path) => !isNotePath(path)),
-    );
-    update.upsertAttachments([...attachmentStats]);
-    await update.parseNotes(
-      changed.filter((path) => isNotePath(path)),
-      known,
-    );
-    await update.finish();
-
-    const renamed = this.renames.record(
-      removedNotes.map((path) => ({ path, hash: known.get(path)?.hash ?? '' })),
-      [...update.parsedHashes].filter(([path]) => !known.has(path)).map(([path, hash]) => ({ path, hash })),
-    );
+  private async writeBatch(index: OpenIndex, batch: FileEvent[]): Promise<void> {
+    const outcome = await this.published(index, () => applyBatch(index, batch, this.passOptions(index)));
+    const renamed = this.renames.record(outcome.removedNotes, outcome.addedNotes);
     if (this.current !== index) return;
     // Counted when next asked for: counting 100k links after every edit would delay the update.
     this.reportStale = true;
-    const change: IndexChange = {
-      paths: [...update.changedPaths],
-      renamed,
-      latencyMs: Date.now() - firstEventAt,
-    };
-    this.options.events.emit('index:changed', change);
+    const latencyMs = Date.now() - outcome.firstEventAt;
+    this.options.events.emit('index:changed', { paths: outcome.changedPaths, renamed, latencyMs });
   }
 
-  private newUpdate(index: OpenIndex, full: boolean): IndexUpdate {
-    return new IndexUpdate({
-      root: index.root,
-      store: index.store,
-      resolutions: index.resolutions,
-      resolver: index.resolver,
-      aliases: index.aliases,
+  /** Runs a pass of the writer, and tells the processes reading the index when it ends. */
+  private async published<T>(index: OpenIndex, pass: () => Promise<T>): Promise<T> {
+    this.passProgress = idle;
+    try {
+      return await pass();
+    } finally {
+      index.lock?.passEnded(this.passProgress);
+    }
+  }
+
+  private passOptions(index: OpenIndex): PassOptions {
+    return {
       workers: this.options.workers,
-      signal: index.controller.signal,
-      full,
-      fileKeys,
       onProgress: (progress) => {
-        if (this.current !== index) return;
-        this.progress = progress;
-        this.options.events.emit('index:progress', progress);
+        this.passProgress = progress;
+        if (progress.state === 'indexing') index.lock?.progress(progress);
+        if (this.current === index) this.setProgress(progress);
       },
+    };
+  }
+
+  private setProgress(progress: IndexProgress): void {
+    this.progress = progress;
+    this.options.events.emit('index:progress', progress);
+  }
+
+  /** Reads the index another process writes, until that one goes away. */
+  private follow(root: string, indexFile: string): void {
+    const generation = this.generation;
+    this.follower = new IndexFollower({
+      root,
+      indexFile,
+      pollMs: this.options.followPollMs,
+      onOpened: (index) => {
+        const previous = this.current;
+        this.current = index;
+        this.reportStale = true;
+        previous?.db.close();
+      },
+      onChanged: () => {
+        this.reportStale = true;
+        // Which notes changed is the writer's to know; everything read from the index may differ.
+        this.options.events.emit('index:changed', { paths: [], renamed: [], latencyMs: 0 });
+      },
+      onProgress: (progress) => {
+        if (!sameProgress(progress, this.progress)) this.setProgress(progress);
+      },
+      onNotice: this.options.onNotice,
+      onTakeover: (lock) => this.takeOver(root, lock, generation),
+    });
+    this.follower.start();
+  }
+
+  /** The writer went away: this process writes the index from now on, starting with what changed meanwhile. */
+  private takeOver(root: string, lock: WriterLock, generation: number): void {
+    this.follower = null;
+    void this.passes.run(async () => {
+      let index: OpenIndex | null = null;
+      try {
+        // The vault as it is now: this process only read the index while files changed.
+        const files = await scanVault(root);
+        if (this.generation !== generation) return lock.release();
+        const followed = this.current;
+        index = this.openWriter(root, lock);
+        this.current = index;
+        followed?.db.close();
+        const { changedPaths } = await this.refresh(index, files);
+        if (this.current === index && changedPaths.length > 0)
+          this.options.events.emit('index:changed', { paths: changedPaths, renamed: [], latencyMs: 0 });
+      } catch (error) {
+        if (!index) lock.release();
+        if ((error as Error).name !== 'AbortError')
+          this.options.onNotice(`Indexing ${root} failed: ${(error as Error).message}`);
+      }
     });
   }
 }
 
-/** The files a batch's last word about is that the vault left them out, with why. */
-function skippedIn(batch: FileEvent[]): Map<string, string> {
-  const last = new Map<string, string | undefined>();
-  for (const event of batch) if (!event.type.endsWith('Dir')) last.set(event.path, event.skipped);
-  return new Map([...last].filter((entry): entry is [string, string] => entry[1] !== undefined));
+function sameProgress(a: IndexProgress, b: IndexProgress): boolean {
+  return a.state === b.state && a.done === b.done && a.total === b.total && a.etaMs === b.etaMs;
 }

@@ -72,6 +72,37 @@ export function openReader(file: string): SqliteDatabase {
   return db;
 }
 
+/**
+ * Takes an exclusive lock on `file` (an empty SQLite database made for the purpose) and returns what lets
+ * go of it, or returns null at once when another connection, in this process or another, holds it. The
+ * operating system drops the lock when its process ends however it ends, so a lock is never left stale;
+ * and SQLite keeps locks on one file apart within a process, where POSIX locks alone would not.
+ */
+export function tryExclusiveLock(file: string): (() => void) | null {
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file, { timeout: 0 });
+  try {
+    // The journal in memory: no `-journal` file beside the lock, nothing is ever written to it.
+    db.pragma('journal_mode = MEMORY');
+    db.exec('BEGIN EXCLUSIVE');
+  } catch (error) {
+    db.close();
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') return null;
+    throw error;
+  }
+  return () => db.close();
+}
+
+/**
+ * A read-write connection to an existing database that another connection set up: its journal mode and
+ * schema are left as they are.
+ */
+export function openExisting(file: string): SqliteDatabase {
+  const db = new Database(file, { fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
 function connect(file: string): SqliteDatabase {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');

@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { openDatabase, removeDatabaseFiles, type Migration, type SqliteDatabase } from './database';
+import {
+  openDatabase,
+  openExisting,
+  removeDatabaseFiles,
+  type Migration,
+  type SqliteDatabase,
+} from './database';
 
 /** The links table and its indexes; schema 1 keyed links by text, schema 2 by a hash (see keyHash). */
 function linksTable(keyType: 'TEXT' | 'INTEGER'): string {
@@ -178,6 +185,11 @@ export function indexFileFor(dataDir: string, vaultRoot: string): string {
   return join(dataDir, 'indexes', `${name}-${hash}.sqlite`);
 }
 
+/**
+ * Opens (creating, migrating or rebuilding if needed) the index at `file`. Only the process holding the
+ * index's writer lock (see index/writer-lock) may: it rebuilds what it finds half-built, which is only
+ * safe when no other process can be building it.
+ */
 export function openIndexDatabase(file: string, onNotice?: (message: string) => void): SqliteDatabase {
   let db = openDatabase({ file, migrations, onNotice, derived: true });
   if (coldIndexInterrupted(db)) {
@@ -193,13 +205,58 @@ export function openIndexDatabase(file: string, onNotice?: (message: string) => 
   // on a cold index of 10k notes, checkpoints at the default 1,000 pages cost 15% of the time.
   db.pragma('synchronous = OFF');
   db.pragma('wal_autocheckpoint = 10000');
+  tuneForQueries(db);
+  createLookupIndexes(db);
+  return db;
+}
+
+/** What openIndexForReading found: a database to read, or none and why (see there). */
+export type IndexToRead = { db: SqliteDatabase } | { db: null; schema: number | null };
+
+/** Errors of a file the writer is creating or rebuilding at this moment: worth trying again soon. */
+const notReadyYet = new Set(['SQLITE_BUSY', 'SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CANTOPEN']);
+
+/**
+ * Opens the index at `file` for a process that reads what another one writes: never creates, migrates or
+ * rebuilds it, and leaves its lookup indexes alone, all of which are the writer's to do. Without a
+ * database, `schema` is null when there is no file, 0 while the writer creates or rebuilds it, and the
+ * file's schema when that is another version's (the writer is another Kasten).
+ */
+export function openIndexForReading(file: string): IndexToRead {
+  if (!existsSync(file)) return { db: null, schema: null };
+  let db: SqliteDatabase | null = null;
+  try {
+    db = openExisting(file);
+    const schema = db.pragma('user_version', { simple: true }) as number;
+    if (schema !== migrations.length) {
+      db.close();
+      return { db: null, schema };
+    }
+  } catch (error) {
+    db?.close();
+    if (notReadyYet.has((error as { code?: string }).code ?? '')) return { db: null, schema: 0 };
+    throw error;
+  }
+  tuneForQueries(db);
+  return { db };
+}
+
+/**
+ * Whether the lookup indexes a cold index builds last are there: without them the index is still being
+ * filled (or its filling was interrupted).
+ */
+export function lookupIndexesBuilt(db: SqliteDatabase): boolean {
+  return (
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'links_note'").get() !== undefined
+  );
+}
+
+function tuneForQueries(db: SqliteDatabase): void {
   // A 10k-note vault's link and FTS b-trees outgrow the default 2 MB page cache, and every commit then
   // re-reads evicted pages from the WAL; 16 MB keeps the hot ones (64 MB differed by less than the
   // run-to-run noise and cost 40 MB of memory).
   db.pragma('cache_size = -16384');
   db.pragma('temp_store = MEMORY');
-  createLookupIndexes(db);
-  return db;
 }
 
 /**
@@ -208,8 +265,5 @@ export function openIndexDatabase(file: string, onNotice?: (message: string) => 
  * indexes may be missing because they are new in this version: openIndexDatabase builds them.)
  */
 function coldIndexInterrupted(db: SqliteDatabase): boolean {
-  const settled = db
-    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'links_note'")
-    .get();
-  return settled === undefined && db.prepare('SELECT 1 FROM notes LIMIT 1').get() !== undefined;
+  return !lookupIndexesBuilt(db) && db.prepare('SELECT 1 FROM notes LIMIT 1').get() !== undefined;
 }

@@ -1,0 +1,122 @@
+import type {
+  HealthCounts,
+  IndexReport,
+  NoteInfo,
+  NoteTitle,
+  ResolvedLink,
+  SearchHit,
+  SearchRequest,
+  SimilarByWords,
+  TagCount,
+  VaultHealth,
+} from '../../shared/index-domain';
+import type { SqliteDatabase } from '../storage/database';
+import { linksInNote } from './links-in-note';
+import { likeThisQuery, similarByWords } from './more-like-this';
+import type { NoteHash } from './note-catalog';
+import type { SearchRankers } from './note-search';
+import type { OpenIndex } from './open-index';
+
+/**
+ * The queries answered from whichever index is open, written by this process or by another: links,
+ * health, search, notes, titles, tags, resolving. VaultIndex adds opening, passes and following.
+ */
+export abstract class IndexReads {
+  /** The open index; throws an AppError saying why there is none. */
+  protected abstract require(): OpenIndex;
+  /** Notices about the open index (see VaultHealth.notices). */
+  protected abstract indexNotices(): string[];
+  /** The worker threads a search may share its ranking with now, or null. */
+  protected abstract rankers(index: OpenIndex): SearchRankers | null;
+
+  links(options: { broken?: boolean } = {}): ResolvedLink[] {
+    return this.require().reads.links(options.broken ? ['broken', 'broken-subpath'] : undefined);
+  }
+
+  outgoing(path: string): ResolvedLink[] {
+    return this.require().reads.outgoing(path);
+  }
+
+  backlinks(path: string): ResolvedLink[] {
+    return this.require().reads.backlinks(path);
+  }
+
+  /** The open index's counts and warnings; `ms` and `parsed` describe the pass that brought it here. */
+  report(ms = 0, parsed = 0): IndexReport {
+    return reportOf(this.require(), ms, parsed);
+  }
+
+  health(): VaultHealth {
+    const { reads } = this.require();
+    return {
+      broken: reads.links(['broken']),
+      ambiguous: reads.links(['ambiguous']),
+      brokenSubpaths: reads.links(['broken-subpath']),
+      warnings: reads.warnings(),
+      notices: this.indexNotices(),
+    };
+  }
+
+  /** The sizes of health()'s lists, without reading them. */
+  issueCounts(): HealthCounts {
+    return { ...this.require().reads.issueCounts(), notices: this.indexNotices().length };
+  }
+
+  search(request: SearchRequest): Promise<SearchHit[]> {
+    const index = this.require();
+    return index.search.search(request, this.rankers(index));
+  }
+
+  /** Notes that share the most telling words of the note at `path`, best first (BM25 "more like this"). */
+  async similarByWords(path: string, limit = 8): Promise<SimilarByWords[]> {
+    const index = this.require();
+    const columns = index.catalog.searchColumns(path);
+    const query = columns ? likeThisQuery(columns) : '';
+    if (query === '') return [];
+    return similarByWords(path, await this.search({ query, limit: limit + 1 }), limit);
+  }
+
+  /** The indexed note at `path`, or null. */
+  note(path: string): NoteInfo | null {
+    return this.require().catalog.note(path);
+  }
+
+  /** Every note's title and aliases. */
+  titles(): NoteTitle[] {
+    return this.require().catalog.titles();
+  }
+
+  /** Path, title, content hash and lead of every note (or of those at `paths`), for the summary cache. */
+  noteHashes(paths?: readonly string[]): NoteHash[] {
+    return this.require().catalog.hashes(paths);
+  }
+
+  /** Notes sharing tags with `path`, most shared first. */
+  sharingTags(path: string, limit = 10) {
+    return this.require().catalog.sharingTags(path, limit);
+  }
+
+  tags(): TagCount[] {
+    return this.require().search.tags();
+  }
+
+  /** Resolves one link as if it were written in the note at `fromPath` (chat messages, tools). */
+  resolve(link: { target: string; subpath: string | null }, fromPath: string) {
+    return this.require().resolver.resolve(link, fromPath);
+  }
+
+  /** The links in `content` (the note at `path` as just read), resolved against the vault as it is now. */
+  linksIn(path: string, content: string): ResolvedLink[] {
+    const { resolver } = this.require();
+    return linksInNote(path, content, resolver);
+  }
+
+  /** Test seam: the raw database of the open index. */
+  database(): SqliteDatabase {
+    return this.require().db;
+  }
+}
+
+export function reportOf({ reads }: OpenIndex, ms: number, parsed: number): IndexReport {
+  return { ...reads.counts(), warnings: reads.warnings(), parsed, ms };
+}
