@@ -133,7 +133,8 @@ export function createApp(options: AppOptions): KastenApp {
   const background = new BackgroundSummaries({
     queue: summaries,
     events,
-    enabled: () => models.backgroundSummaries(),
+    // Another process writing this vault's index summarizes it: one is enough.
+    enabled: () => models.backgroundSummaries() && index.writes(),
     settleMs: options.summarySettleMs,
   });
   const chatStore = new ChatStore(db);

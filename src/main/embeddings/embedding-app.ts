@@ -10,7 +10,11 @@ import { EmbeddingSettingsStore, embeddingModelOf, sameServer } from './embeddin
 export interface EmbeddingsOptions {
   db: SqliteDatabase;
   events: AppEvents;
-  index: EmbeddingHandlersOptions['index'] & ConstructorParameters<typeof EmbeddingService>[0]['index'];
+  index: EmbeddingHandlersOptions['index'] &
+    ConstructorParameters<typeof EmbeddingService>[0]['index'] & {
+      /** Whether this process writes the vault's index (another one may: see IndexFollower). */
+      writes(): boolean;
+    };
   readNote: (path: string) => Promise<{ content: string }>;
   /** The API keys: the embedding server gets the key confirmed for it. */
   keys: EmbeddingHandlersOptions['keys'] & { key(settings: ModelSettings): string | null };
@@ -40,7 +44,8 @@ export function createEmbeddings(options: EmbeddingsOptions) {
   const background = new BackgroundEmbeddings({
     service,
     events: options.events,
-    enabled: () => options.background !== false && settings.get().enabled,
+    // Another process writing this vault's index embeds it: one is enough.
+    enabled: () => options.background !== false && settings.get().enabled && options.index.writes(),
   });
   const { handlers, search, related } = embeddingHandlers({
     service,
