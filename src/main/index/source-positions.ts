@@ -9,7 +9,7 @@ export interface SourceMap {
 
 /**
  * Paragraphs and setext headings: each content line is a suffix of its source line (markers and indent
- * stripped in front); the last one also lost its trailing whitespace.
+ * stripped in front); the last one also lost its trailing ASCII spaces and tabs.
  */
 export function linesMap(content: string, firstLine: number, lines: string[]): SourceMap {
   const contentLines = content.split('\n');
@@ -18,7 +18,9 @@ export function linesMap(content: string, firstLine: number, lines: string[]): S
   let start = 0;
   contentLines.forEach((text, index) => {
     const source = lines[firstLine + index] ?? '';
-    const visible = index === contentLines.length - 1 ? source.trimEnd() : source;
+    // markdown-it trims ASCII spaces and tabs only: a no-break space (U+00A0) or an ideographic space at
+    // the end stays in the content, so trimEnd(), which takes every Unicode space, shifted the columns.
+    const visible = index === contentLines.length - 1 ? source.replace(/[ \t\r]+$/, '') : source;
     starts.push(start);
     offsets.push(visible.length - text.length);
     start += text.length + 1;
