@@ -1,4 +1,5 @@
-import { BrowserWindow, shell, type Session, type WebContents } from 'electron';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { BrowserWindow, screen, shell, type Rectangle, type Session, type WebContents } from 'electron';
 
 /** Only web and mail links leave the app, and only through the system's handler. */
 export function openExternalSafely(url: string): boolean {
@@ -75,11 +76,41 @@ export function hardenSession(session: Session, isOurPage: (url: string) => bool
   });
 }
 
-export function createMainWindow(preloadPath: string): BrowserWindow {
-  return new BrowserWindow({
-    width: 1440,
-    height: 900,
-    minWidth: 900,
+interface WindowPlace extends Rectangle {
+  maximized: boolean;
+}
+
+/** The window's last size and position, unless no connected display shows enough of it any more. */
+function readWindowPlace(file: string): WindowPlace | null {
+  let place: Partial<WindowPlace>;
+  try {
+    place = JSON.parse(readFileSync(file, 'utf8')) as Partial<WindowPlace>;
+  } catch {
+    return null;
+  }
+  const { x, y, width, height } = place;
+  if (![x, y, width, height].every((value) => typeof value === 'number' && Number.isFinite(value)))
+    return null;
+  const bounds = { x: x!, y: y!, width: width!, height: height! };
+  // A monitor unplugged since would leave the window off-screen: at least 100×50 px must stay reachable.
+  const reachable = screen.getAllDisplays().some(({ workArea }) => {
+    const across =
+      Math.min(bounds.x + bounds.width, workArea.x + workArea.width) - Math.max(bounds.x, workArea.x);
+    const down =
+      Math.min(bounds.y + bounds.height, workArea.y + workArea.height) - Math.max(bounds.y, workArea.y);
+    return across >= 100 && down >= 50;
+  });
+  return reachable ? { ...bounds, maximized: place.maximized === true } : null;
+}
+
+/** The main window, where it was last closed (`placeFile` remembers it). */
+export function createMainWindow(preloadPath: string, placeFile: string): BrowserWindow {
+  const place = readWindowPlace(placeFile);
+  const window = new BrowserWindow({
+    width: place?.width ?? 1440,
+    height: place?.height ?? 900,
+    ...(place ? { x: place.x, y: place.y } : {}),
+    minWidth: 800,
     minHeight: 560,
     show: false,
     title: 'Kasten',
@@ -94,4 +125,14 @@ export function createMainWindow(preloadPath: string): BrowserWindow {
       spellcheck: true,
     },
   });
+  if (place?.maximized) window.maximize();
+  window.on('close', () => {
+    const saved: WindowPlace = { ...window.getNormalBounds(), maximized: window.isMaximized() };
+    try {
+      writeFileSync(placeFile, JSON.stringify(saved));
+    } catch {
+      // A read-only data directory only costs the window's place.
+    }
+  });
+  return window;
 }

@@ -32,12 +32,14 @@ async function main(): Promise<void> {
   const isOurPage = trustedPageCheck(pageUrl);
   hardenSession(session.defaultSession, isOurPage, pageContentSecurityPolicy(pageUrl));
 
-  const window = createMainWindow(join(here, '../preload/index.cjs'));
+  const appDataDir =
+    dataDir || process.env.KASTEN_DATA_DIR ? resolveDataDir(dataDir) : app.getPath('userData');
+  const window = createMainWindow(join(here, '../preload/index.cjs'), join(appDataDir, 'window.json'));
   hardenWebContents(window.webContents, isOurPage);
   const kasten = createApp({
     host: 'electron',
     version: app.getVersion(),
-    dataDir: dataDir || process.env.KASTEN_DATA_DIR ? resolveDataDir(dataDir) : app.getPath('userData'),
+    dataDir: appDataDir,
     resourcesDir: app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources'),
     vault,
     indexWorker: join(here, 'index-worker.js'),

@@ -1,53 +1,23 @@
 import { useEffect } from 'react';
 import { startChatSync } from './features/chat/chat-store';
 import { ChatPane } from './features/chat/ChatPane';
+import { ConnectionBanner } from './features/connection/ConnectionBanner';
+import { startConnectionSync } from './features/connection/connection-store';
 import { startContextSync } from './features/context/context-store';
 import { startEmbeddingSync } from './features/embeddings/embedding-store';
 import { useHealthStore } from './features/health/health-store';
 import { HealthView } from './features/health/HealthView';
+import { Workspace } from './features/layout/Workspace';
 import { startNoteSync, useNoteStore } from './features/notes/note-store';
 import { NoteViewer } from './features/notes/NoteViewer';
+import { startResume } from './features/resume/resume';
 import { ReferencePanel } from './features/references/ReferencePanel';
-import { SearchBox, SearchResults } from './features/search/SearchPanel';
 import { startSettingsSync, useSettingsStore } from './features/settings/settings-store';
 import { SettingsView } from './features/settings/SettingsView';
-import { searchActive, useSearchStore } from './features/search/search-store';
 import { startIndexSync } from './features/status/index-store';
 import { StatusBar } from './features/status/StatusBar';
-import { NoteTree } from './features/vault/NoteTree';
-import { startVaultSync, useVaultStore } from './features/vault/vault-store';
-import { VaultSwitcher } from './features/vault/VaultSwitcher';
-
-function Sidebar() {
-  const loaded = useVaultStore((state) => state.loaded);
-  const vault = useVaultStore((state) => state.vault);
-  const error = useVaultStore((state) => state.error);
-  const searching = useSearchStore(searchActive);
-
-  return (
-    <nav className="sidebar" aria-label="Vault">
-      <header className="pane-header">
-        <VaultSwitcher />
-      </header>
-      {vault?.missing && (
-        <p className="banner" role="alert" data-testid="vault-missing">
-          The folder {vault.path} is gone (deleted, moved or unplugged). The notes below are from the index;
-          open another vault or put the folder back.
-        </p>
-      )}
-      {!loaded ? (
-        <p className="muted pad">Loading…</p>
-      ) : vault ? (
-        <>
-          <SearchBox />
-          {searching ? <SearchResults /> : <NoteTree />}
-        </>
-      ) : (
-        <p className="muted pad">{error ?? 'No vault is open.'}</p>
-      )}
-    </nav>
-  );
-}
+import { VaultSidebar } from './features/vault/VaultSidebar';
+import { startVaultSync } from './features/vault/vault-store';
 
 export function App() {
   const noteOpen = useNoteStore((state) => state.path !== null);
@@ -61,6 +31,8 @@ export function App() {
   }, [visit]);
 
   useEffect(() => {
+    startResume();
+    startConnectionSync();
     startVaultSync();
     startNoteSync();
     startIndexSync();
@@ -71,13 +43,14 @@ export function App() {
   }, []);
 
   return (
-    <div className={`app${noteOpen || healthShown ? ' with-note' : ''}`}>
-      <Sidebar />
-      <main className="workspace">
-        <ChatPane />
-        {healthShown ? <HealthView /> : <NoteViewer />}
-      </main>
-      <ReferencePanel />
+    <div className="app">
+      <ConnectionBanner />
+      <Workspace
+        tree={<VaultSidebar />}
+        chat={<ChatPane />}
+        note={healthShown ? <HealthView /> : noteOpen ? <NoteViewer /> : null}
+        references={<ReferencePanel />}
+      />
       <StatusBar />
       {settingsShown && <SettingsView />}
     </div>

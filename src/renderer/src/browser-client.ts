@@ -1,13 +1,21 @@
 import type { Envelope, EventChannel, RequestChannel } from '../../shared/contract';
 import { createKastenApi, type KastenApi, type KastenTransport } from '../../shared/kasten-api';
+import { createConnection, type Connection } from './connection';
 
-const expired: Envelope<never> = {
+const refused: Envelope<never> = {
   ok: false,
   error: {
     code: 'forbidden',
-    message: 'This page lost its access token. Open the address `kasten serve` printed again.',
+    message:
+      'Kasten was restarted and no longer knows this page. Open the new address “kasten serve” printed in its terminal.',
   },
 };
+const unreachable: Envelope<never> = {
+  ok: false,
+  error: { code: 'internal', message: 'Connection to Kasten lost. Is “kasten serve” still running?' },
+};
+
+const connection = createConnection('connecting');
 
 async function invoke(channel: RequestChannel, input: unknown): Promise<Envelope<unknown>> {
   let response: Response;
@@ -19,39 +27,65 @@ async function invoke(channel: RequestChannel, input: unknown): Promise<Envelope
       credentials: 'same-origin',
     });
   } catch {
-    return {
-      ok: false,
-      error: { code: 'internal', message: 'Kasten is not reachable. Is `kasten serve` still running?' },
-    };
+    return unreachable;
   }
-  if (response.status === 401 || response.status === 403) return expired;
-  return (await response.json()) as Envelope<unknown>;
+  if (response.status === 401 || response.status === 403) {
+    connection.set('refused');
+    return refused;
+  }
+  try {
+    return (await response.json()) as Envelope<unknown>;
+  } catch {
+    // Cut off mid-body by the host going away.
+    return unreachable;
+  }
 }
 
-/** One WebSocket for all events; it reconnects with backoff when the host restarts. */
+/** Whether the host is down, up, or up but refusing this page's token. */
+async function probe(): Promise<'down' | 'up' | 'refused'> {
+  try {
+    const response = await fetch('/api/app:info', { method: 'POST', body: '', credentials: 'same-origin' });
+    return response.status === 401 || response.status === 403 ? 'refused' : 'up';
+  } catch {
+    return 'down';
+  }
+}
+
+/** One WebSocket for all events; on loss it says so at once and reconnects with backoff. */
 function createEventSocket() {
   const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
   let socket: WebSocket | null = null;
   let retry = 0;
 
   const connect = () => {
-    socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/events`);
-    socket.onopen = () => (retry = 0);
-    socket.onmessage = (message) => {
+    const current = new WebSocket(
+      `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/events`,
+    );
+    socket = current;
+    current.onopen = () => {
+      retry = 0;
+      connection.set('connected');
+    };
+    current.onmessage = (message) => {
       const { channel, payload } = JSON.parse(String(message.data)) as {
         channel: EventChannel;
         payload: unknown;
       };
       listeners.get(channel)?.forEach((listener) => listener(payload));
     };
-    socket.onclose = () => {
+    current.onclose = () => {
       socket = null;
-      setTimeout(connect, Math.min(10_000, 250 * 2 ** retry++));
+      if (connection.get() !== 'refused') connection.set('lost');
+      void probe().then((verdict) => {
+        // The upgrade carries no status the page can read; a plain request tells a new token from a dead host.
+        if (verdict === 'refused') connection.set('refused');
+        else setTimeout(connect, verdict === 'up' ? 0 : Math.min(8_000, 250 * 2 ** retry++));
+      });
     };
   };
 
   return (channel: EventChannel, listener: (payload: unknown) => void) => {
-    if (!socket) connect();
+    if (!socket && connection.get() === 'connecting') connect();
     const set = listeners.get(channel) ?? new Set();
     listeners.set(channel, set.add(listener));
     return () => {
@@ -61,7 +95,7 @@ function createEventSocket() {
 }
 
 /** `window.kasten` for the browser host: the same API as the desktop preload, over HTTP and WebSocket. */
-export function createBrowserClient(): KastenApi {
+export function createBrowserClient(): { api: KastenApi; connection: Connection } {
   const transport: KastenTransport = { invoke, subscribe: createEventSocket() };
-  return createKastenApi(transport);
+  return { api: createKastenApi(transport), connection };
 }

@@ -1,18 +1,44 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const electron = vi.hoisted(() => ({
   openExternal: vi.fn(async () => undefined),
-  windows: [] as { options: Record<string, unknown> }[],
+  windows: [] as {
+    options: Record<string, unknown>;
+    listeners: Map<string, () => void>;
+    maximized: boolean;
+  }[],
 }));
 
 vi.mock('electron', () => ({
   shell: { openExternal: electron.openExternal },
+  screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
   BrowserWindow: class {
+    listeners = new Map<string, () => void>();
+    maximized = false;
     constructor(readonly options: Record<string, unknown>) {
       electron.windows.push(this);
     }
+    on(name: string, listener: () => void) {
+      this.listeners.set(name, listener);
+    }
+    maximize() {
+      this.maximized = true;
+    }
+    isMaximized() {
+      return this.maximized;
+    }
+    getNormalBounds() {
+      return { x: 120, y: 80, width: 1100, height: 760 };
+    }
   },
 }));
+
+function scratch(): string {
+  return mkdtempSync(join(tmpdir(), 'kasten-window-'));
+}
 
 const { createMainWindow, hardenSession, hardenWebContents, openExternalSafely } =
   await import('../../../src/main/electron-window');
@@ -64,7 +90,7 @@ describe('Electron window', () => {
   });
 
   it('is created isolated and sandboxed, without Node in the page', () => {
-    createMainWindow('/app/out/preload/index.cjs');
+    createMainWindow('/app/out/preload/index.cjs', join(scratch(), 'window.json'));
     expect(electron.windows[0]?.options.webPreferences).toMatchObject({
       preload: '/app/out/preload/index.cjs',
       contextIsolation: true,
@@ -72,6 +98,29 @@ describe('Electron window', () => {
       nodeIntegration: false,
       webSecurity: true,
     });
+  });
+
+  it('opens where it was closed, and forgets a place no display shows any more', () => {
+    const file = join(scratch(), 'window.json');
+    createMainWindow('/p.cjs', file);
+    expect(electron.windows[0]?.options).toMatchObject({ width: 1440, height: 900 });
+    electron.windows[0]?.listeners.get('close')?.();
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      x: 120,
+      y: 80,
+      width: 1100,
+      height: 760,
+      maximized: false,
+    });
+
+    createMainWindow('/p.cjs', file);
+    expect(electron.windows[1]?.options).toMatchObject({ x: 120, y: 80, width: 1100, height: 760 });
+
+    writeFileSync(file, JSON.stringify({ x: 4000, y: 80, width: 1100, height: 760, maximized: true }));
+    createMainWindow('/p.cjs', file);
+    expect(electron.windows[2]?.options).toMatchObject({ width: 1440, height: 900 });
+    expect(electron.windows[2]?.options).not.toHaveProperty('x');
+    expect(electron.windows[2]?.maximized).toBe(false);
   });
 
   it('denies every new window and hands web links to the system browser', () => {

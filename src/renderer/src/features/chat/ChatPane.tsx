@@ -12,6 +12,8 @@ import { sessionDocuments } from './session-documents';
 import { SessionList } from './SessionList';
 import { ExportChat } from './ExportChat';
 import { WritesToggle } from './WritesToggle';
+import { SidebarToggle } from '../layout/SidebarToggle';
+import { useEscapeLayer } from '../../components/use-escape-layer';
 
 /** The conversation: session header, messages with streamed answers, and the composer. */
 export function ChatPane() {
@@ -22,6 +24,12 @@ export function ChatPane() {
   const deleted = useChatStore((state) => state.deleted);
   const { newChat, undoRemove } = useChatStore.getState();
   const [listShown, setListShown] = useState(false);
+  const chatsButton = useRef<HTMLButtonElement>(null);
+  useEscapeLayer(
+    listShown,
+    () => setListShown(false),
+    () => chatsButton.current,
+  );
   const bottom = useRef<HTMLDivElement>(null);
   const compactResult = useContextStore((state) => state.compactResult);
   const compacting = useContextStore((state) => state.compacting);
@@ -57,17 +65,25 @@ export function ChatPane() {
   return (
     <section className="chat-pane" aria-label="Chat">
       <header className="pane-header chat-header">
-        <button type="button" aria-expanded={listShown} onClick={() => setListShown(!listShown)}>
+        <SidebarToggle sidebar="tree" />
+        <button
+          ref={chatsButton}
+          type="button"
+          aria-expanded={listShown}
+          onClick={() => setListShown(!listShown)}
+        >
           Chats ▾
         </button>
-        <h2 className="chat-title" data-testid="chat-title">
-          {session?.title ?? 'New chat'}
+        {/* An empty chat has no title yet; "New chat" is the button's word alone. */}
+        <h2 className={`chat-title${session ? '' : ' muted'}`} data-testid="chat-title">
+          {session?.title ?? 'Untitled chat'}
         </h2>
         <WritesToggle />
         <ExportChat sessionId={session?.id ?? null} />
         <button type="button" onClick={() => newChat()} disabled={session === null}>
           New chat
         </button>
+        <SidebarToggle sidebar="references" />
       </header>
       {listShown && <SessionList onClose={() => setListShown(false)} />}
       {deleted && (

@@ -6,6 +6,7 @@ import { kasten } from '../../api';
 import { compactCommand } from '../context/compact-command';
 import { useContextStore } from '../context/context-store';
 import { useIndexStore } from '../status/index-store';
+import { connectionProblem, useConnectionStore } from '../connection/connection-store';
 import { useChatStore } from './chat-store';
 import { suggestionsFor, type Suggestion } from './link-suggestions';
 
@@ -28,6 +29,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
   const send = useChatStore((state) => state.send);
   const stop = useChatStore((state) => state.stop);
   const sending = useChatStore((state) => state.sending);
+  const offline = useConnectionStore((state) => connectionProblem(state.state));
   const { setDraft, compact } = useContextStore.getState();
   const indexing = useIndexStore((state) => state.progress?.state === 'indexing');
   const indexEpoch = useIndexStore((state) => state.epoch);
@@ -91,7 +93,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
   };
 
   const submit = async () => {
-    if (streaming || sending || text.trim() === '') return;
+    if (streaming || sending || offline || text.trim() === '') return;
     const command = compactCommand(text);
     if (command) {
       edit('');
@@ -186,14 +188,20 @@ export function Composer({ streaming }: { streaming: boolean }) {
           onKeyDown={onKeyDown}
         />
         {streaming ? (
-          <button type="button" onClick={() => void stop()}>
+          <button
+            type="button"
+            disabled={offline !== null}
+            title={offline ?? undefined}
+            onClick={() => void stop()}
+          >
             Stop
           </button>
         ) : (
           <button
             type="button"
             className="primary"
-            disabled={sending || text.trim() === ''}
+            disabled={sending || offline !== null || text.trim() === ''}
+            title={offline ?? undefined}
             onClick={() => void submit()}
           >
             Send

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { describeError, kasten } from '../../api';
+import { useEscapeLayer } from '../../components/use-escape-layer';
 import { useNoteStore } from '../notes/note-store';
 
 type Outcome = { sessionId: string } & (
@@ -24,6 +25,11 @@ export function ExportChat({ sessionId }: { sessionId: string | null }) {
     setOpen(false);
     button.current?.focus();
   };
+  useEscapeLayer(
+    open,
+    () => setOpen(false),
+    () => button.current,
+  );
   const run = async () => {
     if (!sessionId) return;
     setBusy(true);
@@ -50,14 +56,7 @@ export function ExportChat({ sessionId }: { sessionId: string | null }) {
         Export
       </button>
       {open && (
-        <div
-          className="export-popover"
-          role="dialog"
-          aria-label="Export this chat to a note"
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') close();
-          }}
-        >
+        <div className="export-popover" role="dialog" aria-label="Export this chat to a note">
           <label>
             Folder in the vault
             <input value={folder} onChange={(event) => setFolder(event.target.value)} autoFocus />

@@ -1,6 +1,7 @@
 import { messageText, type ChatMessage } from '../../../../shared/chat-domain';
 import { ContextUsed } from '../context/ContextUsed';
 import { useContextStore } from '../context/context-store';
+import { connectionProblem, useConnectionStore } from '../connection/connection-store';
 import { AnswerMarkdown, type CitedDocument } from './AnswerMarkdown';
 import { useChatStore } from './chat-store';
 import { ToolCallView } from './ToolCallView';
@@ -35,6 +36,7 @@ export function MessageView({
   const select = useChatStore((state) => state.select);
   const newChat = useChatStore((state) => state.newChat);
   const compact = useContextStore((state) => state.compact);
+  const connectionState = useConnectionStore((state) => state.state);
   if (message.role === 'user') {
     return (
       <article className="message message-user" data-testid="user-message">
@@ -43,6 +45,7 @@ export function MessageView({
     );
   }
   const streaming = message.status === 'streaming';
+  const offline = connectionProblem(connectionState) !== null;
   const failed =
     message.status === 'error' || message.status === 'stopped' || message.status === 'interrupted';
   return (
@@ -71,7 +74,14 @@ export function MessageView({
           />
         ) : null,
       )}
-      {streaming && (
+      {streaming && offline && (
+        <p className="message-error" role="status" data-testid="connection-lost-notice">
+          {connectionState === 'refused'
+            ? 'Connection to Kasten lost. Kasten was restarted: its new address shows what it saved of this answer.'
+            : 'Connection to Kasten lost. The answer so far is shown; what Kasten saved of it comes back with it.'}
+        </p>
+      )}
+      {streaming && !offline && (
         <span className="typing" aria-label="Writing">
           …
         </span>

@@ -15,6 +15,8 @@ interface ChatState {
   sending: boolean;
   loadSessions(query?: string): Promise<void>;
   open(id: string): Promise<void>;
+  /** Shows the session that was open before a reload; one deleted since leaves the chat empty. */
+  resume(id: string): Promise<void>;
   /** Reads the open session again (compactions, recorded requests), keeping newer streamed states. */
   reload(): Promise<void>;
   newChat(): void;
@@ -53,6 +55,14 @@ export const useChatStore = create<ChatState>((set, get) => ({
       set({ session: await kasten.sessions.get({ id }), selectedMessageId: null, error: null });
     } catch (error) {
       set({ error: describeError(error) });
+    }
+  },
+  async resume(id) {
+    try {
+      const session = await kasten.sessions.get({ id });
+      if (get().session === null) set({ session, selectedMessageId: null });
+    } catch {
+      // Deleted (or unreadable) since: an empty chat is the honest start.
     }
   },
   async reload() {
@@ -103,7 +113,12 @@ export const useChatStore = create<ChatState>((set, get) => ({
   },
   async stop() {
     const session = get().session;
-    if (session) await kasten.chat.stop({ sessionId: session.id });
+    if (!session) return;
+    try {
+      await kasten.chat.stop({ sessionId: session.id });
+    } catch (error) {
+      set({ error: describeError(error) });
+    }
   },
   async decide(callId, approved) {
     const session = get().session;

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { ResolvedLink, VaultHealth } from '../../../../shared/index-domain';
+import { useEscapeLayer } from '../../components/use-escape-layer';
 import { useNoteStore } from '../notes/note-store';
 import { useHealthStore } from './health-store';
 
@@ -77,6 +78,7 @@ function LinkIssues({
 export function HealthView() {
   const { health, error, show } = useHealthStore();
   const open = useNoteStore((state) => state.open);
+  useEscapeLayer(true, () => show(false));
   const openAt = (path: string, line: number | null) => {
     show(false);
     void open(path, line);

@@ -4,6 +4,7 @@ import { MarkdownNote } from './MarkdownNote';
 import { NoteLinks } from './NoteLinks';
 import { useNoteStore } from './note-store';
 import { subpathLine } from './subpath-line';
+import { rememberNoteScroll, takeRestoredScroll } from '../resume/resume';
 
 /** The element showing source line `line` of the note itself (not of a note embedded in it). */
 function elementAt(container: HTMLElement, line: number): HTMLElement | null {
@@ -16,6 +17,13 @@ function elementAt(container: HTMLElement, line: number): HTMLElement | null {
   return best;
 }
 
+let scrollTimer: ReturnType<typeof setTimeout> | undefined;
+/** Where the reader is in the note, written once scrolling pauses rather than on every frame. */
+function rememberScroll(path: string, top: number) {
+  clearTimeout(scrollTimer);
+  scrollTimer = setTimeout(() => rememberNoteScroll(path, top), 150);
+}
+
 /** The open note, rendered; links open their targets here, at the heading, block or line. */
 export function NoteViewer() {
   const { path, note, backlinks, line, subpath, visit, error, open, close } = useNoteStore();
@@ -26,7 +34,7 @@ export function NoteViewer() {
     const container = body.current;
     if (!container || !note || shownVisit.current === visit) return;
     shownVisit.current = visit;
-    container.scrollTop = 0;
+    container.scrollTop = takeRestoredScroll(note.path) ?? 0;
     // Parsed only on a navigation, not on the reloads that follow index changes.
     const targetLine = subpath ? (subpathLine(note, subpath) ?? line) : line;
     const target = targetLine === null ? null : elementAt(container, targetLine);
@@ -66,7 +74,11 @@ export function NoteViewer() {
           ×
         </button>
       </header>
-      <div className="note-body" ref={body}>
+      <div
+        className="note-body"
+        ref={body}
+        onScroll={(event) => rememberScroll(path, event.currentTarget.scrollTop)}
+      >
         {error ? (
           <p className="error" role="alert">
             {error}

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { SearchHit, SearchRanker } from '../../../../shared/index-domain';
+import { useEscapeLayer } from '../../components/use-escape-layer';
 import { useNoteStore } from '../notes/note-store';
 import { useVaultStore } from '../vault/vault-store';
 import { searchActive, useSearchStore } from './search-store';
@@ -105,6 +106,11 @@ export function SearchResults() {
   const open = useNoteStore((state) => state.open);
   const openPath = useNoteStore((state) => state.path);
   const list = useRef<HTMLDivElement>(null);
+  useEscapeLayer(
+    active,
+    () => useSearchStore.getState().clear(),
+    () => document.querySelector<HTMLElement>('[data-testid="search-input"]'),
+  );
 
   useEffect(() => {
     list.current?.querySelector<HTMLElement>('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ModelSettings, ProviderKind } from '../../../../shared/chat-domain';
+import { useEscapeLayer } from '../../components/use-escape-layer';
 import { ContextWindowNote } from './ContextWindowNote';
 import { KeyConfirmation } from './KeyConfirmation';
 import { presetOf, presets } from './model-presets';
@@ -15,11 +16,7 @@ export function SettingsView() {
   const error = useSettingsStore((state) => state.error);
   const show = useSettingsStore((state) => state.show);
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && show(false);
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [show]);
+  useEscapeLayer(true, () => show(false));
 
   return (
     <div
