@@ -53,8 +53,12 @@ async function openWithWrites(app: AppPage) {
   await app.page.goto(server.url);
   const toggle = app.chat.getByTestId('allow-writes');
   await expect(toggle).not.toBeChecked();
+  // The switch moves at once; the host has it once its answer came back, and only then is it sure that
+  // the next message is sent with the write tools.
+  const saved = app.page.waitForResponse((response) => response.url().includes('/api/writes:configure'));
   await toggle.check();
   await expect(toggle).toBeChecked();
+  expect((await saved).ok()).toBe(true);
 }
 
 test('each change shows exactly what it would write; Reject leaves the vault byte-identical', async ({
