@@ -62,6 +62,11 @@ describe('browser host over real HTTP', () => {
     expect((await call('app:info', undefined, {})).status).toBe(401);
     expect((await call('app:info', undefined, { authorization: 'Bearer nope' })).status).toBe(401);
     expect(await socketStatus({})).toBe(401);
+    // A browser at an address from an earlier start gets a page that says what to do.
+    const page = await fetch(`${base}/`, { headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(page.status).toBe(401);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('Open the address <code>kasten serve</code> printed');
   });
 
   it('answers 403 for a foreign Origin or Host, even with the token', async () => {

@@ -59,6 +59,23 @@ function fail(response: ServerResponse, error: unknown): void {
   else refuse(response, 500, 'internal', 'The browser host failed to answer this request.');
 }
 
+/** A browser asking for a page (not a script, an image or the API). */
+function wantsPage(request: IncomingMessage): boolean {
+  return (request.headers.accept ?? '').includes('text/html');
+}
+
+/** What a browser shows at an address without a valid token: static, no script (the CSP allows none). */
+const tokenPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Kasten: open the address kasten serve printed</title></head>
+<body>
+<h1>This Kasten address has expired</h1>
+<p>Kasten's browser host makes a new access token every time it starts, so an address from an earlier
+start no longer opens it.</p>
+<p>Open the address <code>kasten serve</code> printed when it started (it ends in
+<code>?token=…</code>). If it is not running, start it again with <code>kasten serve</code>.</p>
+</body></html>
+`;
+
 class BodyTooLarge extends Error {}
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -82,6 +99,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     for (const [name, value] of Object.entries(securityHeaders)) response.setHeader(name, value);
     const verdict = checkRequest(request, port, token);
     if (!verdict.ok) {
+      // A person at an old address (the host restarted with a new token) gets a page, not JSON.
+      if (verdict.status === 401 && request.method === 'GET' && wantsPage(request)) {
+        return void response.writeHead(401, { 'content-type': 'text/html; charset=utf-8' }).end(tokenPage);
+      }
       const code = verdict.status === 400 ? 'invalid-input' : 'forbidden';
       return refuse(response, verdict.status, code, verdict.message);
     }
