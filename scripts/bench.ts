@@ -4,6 +4,9 @@ import { cpus, totalmem } from 'node:os';
 import { measureChatTurns } from './bench/chat-turn.ts';
 import { measureColdStart } from './bench/cold-start.ts';
 import { measureContextAssembly } from './bench/context-assembly.ts';
+import { measureEmbeddingBuild } from './bench/embedding-build.ts';
+import { measureEmbeddingSearch } from './bench/embeddings.ts';
+import { measureRetrieval } from './bench/retrieval.ts';
 import { machineCheckMs } from './bench/machine-check.ts';
 import { combineRuns, measureEngine } from './bench/vault-engine.ts';
 
@@ -13,7 +16,8 @@ const engineRuns = Number(process.env.BENCH_ENGINE_RUNS ?? 3);
 const sizes = (process.env.BENCH_NOTES ?? '1000,10000').split(',').map(Number);
 // Sections to run, e.g. BENCH_ONLY=chat; all of them by default.
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
-const wanted = (section: 'start' | 'engine' | 'chat' | 'context') => !only || only.includes(section);
+const wanted = (section: 'start' | 'engine' | 'chat' | 'context' | 'retrieval' | 'vectors') =>
+  !only || only.includes(section);
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -125,6 +129,73 @@ if (wanted('context')) {
   for (const { messages, window, turnMs } of context.lengths) {
     const bar = messages >= 5000 ? '≤ 30 ms' : messages >= 500 ? '≤ 15 ms' : '';
     row(`assemble + count, ${messages} messages, ${window / 1024}k window`, turnMs, bar);
+  }
+}
+
+if (wanted('retrieval')) {
+  const build = await measureEmbeddingBuild();
+  const retrieval = await measureRetrieval();
+  const samples = retrieval.hybridMs.length;
+  console.log(
+    `\nRetrieval, synthetic vault (seed 42), ${retrieval.notes} notes, ${retrieval.passages} passages of ${retrieval.dimensions} dimensions (random vectors from an instant stub model), in process through the contract's handlers, ${samples} searches and ${retrieval.relatedByWordsMs.length} related-note lookups each, ms\n`,
+  );
+  console.log(`| ${'measure'.padEnd(52)} | ${cell('p50')} | ${cell('p95')} | ${cell('bar (p95)')} |`);
+  console.log(`| ${'-'.repeat(52)} | ---------: | ---------: | ---------: |`);
+  const row = (name: string, values: number[], bar: string) =>
+    console.log(
+      `| ${name.padEnd(52)} | ${cell(ms(percentile(values, 50)))} | ${cell(ms(percentile(values, 95)))} | ${cell(bar)} |`,
+    );
+  row('search, lexical (all words, then some)', retrieval.lexicalMs, '');
+  row('search, semantic', retrieval.semanticMs, '');
+  row('search, hybrid (both, fused)', retrieval.hybridMs, '≤ 20 ms');
+  row('related notes, by words (embeddings off)', retrieval.relatedByWordsMs, '≤ 50 ms');
+  row('related notes, by meaning', retrieval.relatedByMeaningMs, '≤ 50 ms');
+  console.log(
+    `\nOnce: cutting the ${retrieval.notes} notes and storing their vectors ${(retrieval.buildMs / 1000).toFixed(1)} s; the first semantic search (loading the vectors) ${ms(retrieval.firstSearchMs)} ms.`,
+  );
+  const seconds = build.ms / 1000;
+  console.log(
+    `\nEmbedding index build, synthetic vault (seed 43), ${build.notes} notes (${build.megabytes.toFixed(1)} MB), against the scripted model server in a process of its own (bag-of-words vectors of ${build.dimensions} dimensions, batches of 32)\n`,
+  );
+  console.log(`| ${'measure'.padEnd(52)} | ${cell('value')} |`);
+  console.log(`| ${'-'.repeat(52)} | ---------: |`);
+  const rows: [string, string][] = [
+    ['passages embedded', String(build.passages)],
+    ['run (s)', seconds.toFixed(1)],
+    ['passages/s', (build.passages / seconds).toFixed(0)],
+    ["Kasten's CPU time (s, every thread of this process)", (build.cpuMs / 1000).toFixed(1)],
+    ["passages per second of Kasten's CPU", (build.passages / (build.cpuMs / 1000)).toFixed(0)],
+  ];
+  for (const [name, value] of rows) console.log(`| ${name.padEnd(52)} | ${cell(value)} |`);
+}
+
+if (wanted('vectors')) {
+  // 20 queries a size: the slowest methods take half a second a query at 50k passages.
+  const vectors = await measureEmbeddingSearch(
+    undefined,
+    undefined,
+    Number(process.env.BENCH_VECTOR_QUERIES ?? 20),
+  );
+  for (const { chunks, dimensions, methods } of vectors) {
+    const queries = methods[0]?.searchMs.length ?? 0;
+    console.log(
+      `\nVector store, ${chunks} passages of ${dimensions} dimensions (random), ${queries} queries for the 20 nearest, in process\n`,
+    );
+    console.log(
+      `| ${'method'.padEnd(44)} | ${['write (s)', 'load (ms)', 'p50 (ms)', 'p95 (ms)', 'file (MB)', 'held (MB)'].map((name) => cell(name)).join(' | ')} |`,
+    );
+    console.log(`| ${'-'.repeat(44)} | ${Array(6).fill('---------:').join(' | ')} |`);
+    for (const method of methods) {
+      const values = [
+        (method.writeMs / 1000).toFixed(1),
+        ms(method.loadMs),
+        ms(percentile(method.searchMs, 50)),
+        ms(percentile(method.searchMs, 95)),
+        method.megabytes.toFixed(0),
+        method.heldMegabytes.toFixed(0),
+      ];
+      console.log(`| ${method.name.padEnd(44)} | ${values.map((value) => cell(value)).join(' | ')} |`);
+    }
   }
 }
 

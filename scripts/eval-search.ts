@@ -6,15 +6,25 @@
 //                      word → recall and precision over the top 50 hits, per language.
 // Nothing here fails a build; it prints tables to compare before and after a change to search.
 //
-// EVAL_MODES=lexical,semantic,hybrid  search modes to compare (default: lexical). `mode` is sent with each
-//                                     search only when a mode other than lexical is listed.
-// EVAL_VERBOSE=1                      also list each question whose answer is not in the top 5, and each
-//                                     word query's missing and extra notes.
-// EVAL_SERVE_ARGS="--flag value"      extra arguments for `kasten serve` (e.g. to set up embeddings).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+// Semantic and hybrid rows need an embedding model. Without one named below they run against the
+// scripted model server of the tests (test/support), whose vectors are bags of words: texts sharing
+// words are close. That is a stand-in that exercises the whole path (embedding the vault, vector search,
+// fusion), not a measure of search by meaning; its rows say so. With a real model:
+//
+// EVAL_EMBED_URL=http://127.0.0.1:11434   the embedding server (Ollama's root, or an OpenAI-compatible
+//                                         URL ending in /v1); default: Ollama on this machine
+// EVAL_EMBED_MODEL=nomic-embed-text       the embedding model (default nomic-embed-text)
+// EVAL_EMBED_PROVIDER=ollama              ollama or openai-compatible (default ollama)
+// EVAL_EMBED_KEY_ENV=OPENAI_API_KEY       the variable holding its API key, if it needs one
+//   Any of the first three selects the real model; they become `kasten serve --embed-*` flags.
+// EVAL_MODES=lexical,semantic,hybrid      search modes to compare (default: all three)
+// EVAL_VERBOSE=1                          also list each question whose answer is not in the top 5, and
+//                                         each word query's missing and extra notes.
+// EVAL_SERVE_ARGS="--flag value"          extra arguments for `kasten serve`.
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { startEmbedder, withServedVault, type SearchServer } from './bench/search-server.ts';
 
 interface Question {
   vault: 'eval' | 'sample';
@@ -26,19 +36,6 @@ interface WordQuery {
   language: string;
   query: string;
   relevant: string[];
-}
-
-interface Hit {
-  path: string;
-  title: string;
-  score: number;
-  snippet: string;
-}
-
-interface Server {
-  origin: string;
-  token: string;
-  stop(): Promise<void>;
 }
 
 const repoRoot = join(import.meta.dirname, '..');
@@ -57,9 +54,8 @@ const listedModes = (process.env.EVAL_MODES ?? '')
   .split(',')
   .map((mode) => mode.trim())
   .filter(Boolean);
-const modes = listedModes.length > 0 ? listedModes : ['lexical'];
-// Today's search:notes rejects unknown fields, so `mode` goes along only when modes are being compared.
-const sendMode = modes.some((mode) => mode !== 'lexical');
+const modes = listedModes.length > 0 ? listedModes : ['lexical', 'semantic', 'hybrid'];
+const byMeaning = modes.some((mode) => mode !== 'lexical');
 const verbose = process.env.EVAL_VERBOSE === '1';
 const serveArgs = (process.env.EVAL_SERVE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
@@ -75,126 +71,9 @@ if (!existsSync(join(repoRoot, 'out', 'main', 'cli.js'))) {
 /** Paths compare as NFC: file names may come back from the file system decomposed. */
 const key = (path: string) => path.normalize('NFC');
 
-async function startServer(vault: string, dataDir: string): Promise<Server> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      'bin/kasten.js',
-      'serve',
-      '--vault',
-      vault,
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--no-summaries',
-      ...serveArgs,
-    ],
-    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let log = '';
-  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`kasten serve printed no URL:\n${log}`)), 30_000);
-    const check = () => {
-      const match = /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(log);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout?.on('data', check);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`kasten serve exited with ${code}:\n${log}`));
-    });
-  });
-  const parsed = new URL(url);
-  return {
-    origin: parsed.origin,
-    token: parsed.searchParams.get('token') ?? '',
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-async function call(server: Server, channel: string, input?: unknown): Promise<unknown> {
-  const response = await fetch(`${server.origin}/api/${channel}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
-    body: input === undefined ? '' : JSON.stringify(input),
-  });
-  const envelope = (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
-  if (!envelope.ok) throw new Error(`${channel}: ${envelope.error?.message ?? response.status}`);
-  return envelope.value;
-}
-
-type Status = { progress: { state: string }; report: { notes: number; ms: number } | null };
-
-/** Waits until the first index pass has finished: idle, with a report. */
-async function untilIndexed(server: Server): Promise<{ notes: number; ms: number }> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const status = (await call(server, 'index:status')) as Status;
-    if (status.report && status.progress.state === 'idle') return status.report;
-    if (Date.now() > deadline) throw new Error(`Indexing did not finish: ${JSON.stringify(status)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-type EmbeddingState = { state: string; pending: number; unavailable: string | null; error: string | null };
-
-/**
- * For semantic and hybrid modes: waits until every passage has a vector, when the build has
- * `embeddings:status`. Says why, and goes on, when embedding is off or failed.
- */
-async function untilEmbedded(server: Server, vault: string): Promise<void> {
-  if (!sendMode) return;
-  const deadline = Date.now() + 30 * 60_000;
-  for (;;) {
-    let status: EmbeddingState;
-    try {
-      status = (await call(server, 'embeddings:status')) as EmbeddingState;
-    } catch {
-      return;
-    }
-    if (status.state === 'off' || status.state === 'error' || status.state === 'cancelled') {
-      console.error(`embeddings for ${vault}: ${status.state} — ${status.unavailable ?? status.error ?? ''}`);
-      return;
-    }
-    if (status.state !== 'running' && status.pending === 0) return;
-    if (Date.now() > deadline) throw new Error(`Embedding did not finish: ${JSON.stringify(status)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-async function search(server: Server, query: string, limit: number, mode: string): Promise<Hit[]> {
-  const input: Record<string, unknown> = { query, limit };
-  if (sendMode) input.mode = mode;
-  return (await call(server, 'search:notes', input)) as Hit[];
-}
-
-/** Runs `work` against a server on a throwaway copy of the vault and a fresh data directory. */
-async function withVault<T>(name: string, work: (server: Server) => Promise<T>): Promise<T> {
-  const base = mkdtempSync(join(tmpdir(), 'kasten-eval-'));
-  const vault = join(base, name);
-  cpSync(vaultFolders[name]!, vault, { recursive: true });
-  const server = await startServer(vault, join(base, 'data'));
-  try {
-    const report = await untilIndexed(server);
-    console.error(`indexed ${name}: ${report.notes} notes in ${report.ms} ms`);
-    await untilEmbedded(server, name);
-    return await work(server);
-  } finally {
-    await server.stop();
-    rmSync(base, { recursive: true, force: true });
-  }
-}
+/** Runs `work` against `kasten serve` on a throwaway copy of a fixture vault, embedded when needed. */
+const withVault = <T>(name: string, work: (server: SearchServer) => Promise<T>) =>
+  withServedVault(vaultFolders[name]!, name, { args: [...embedder.args, ...serveArgs], byMeaning }, work);
 
 const mean = (values: number[]) =>
   values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : Number.NaN;
@@ -230,7 +109,7 @@ async function evaluateQuestions(vault: 'eval' | 'sample'): Promise<QuestionFigu
       let found = 0;
       let noHits = 0;
       for (const { question, relevant } of asked) {
-        const hits = (await search(server, question, questionLimit, mode)).map((hit) => key(hit.path));
+        const hits = (await server.search(question, questionLimit, mode)).map((hit) => key(hit.path));
         const wanted = new Set(relevant.map(key));
         const top = hits.slice(0, recallCutoff);
         recalls.push(top.filter((path) => wanted.has(path)).length / wanted.size);
@@ -268,7 +147,7 @@ async function evaluateWords(): Promise<LanguageFigures[]> {
         let noHits = 0;
         const asked = wordQueries.filter((query) => query.language === language);
         for (const { query, relevant } of asked) {
-          const hits = (await search(server, query, wordLimit, mode)).map((hit) => key(hit.path));
+          const hits = (await server.search(query, wordLimit, mode)).map((hit) => key(hit.path));
           const wanted = new Set(relevant.map(key));
           const correct = hits.filter((path) => wanted.has(path)).length;
           recalls.push(correct / wanted.size);
@@ -297,8 +176,12 @@ async function evaluateWords(): Promise<LanguageFigures[]> {
   });
 }
 
+const embedder = await startEmbedder(byMeaning);
+/** A mode as the tables name it: semantic and hybrid say which embedder they ran with. */
+const label = (mode: string) => (mode === 'lexical' ? mode : `${mode} (${embedder.label})`);
+const width = Math.max(8, ...modes.map((mode) => label(mode).length));
 console.log(
-  `\nKasten search evaluation — ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, modes: ${modes.join(', ')}\n`,
+  `\nKasten search evaluation — ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, modes: ${modes.map(label).join(', ')}\n`,
 );
 
 let questionFigures: QuestionFigures[];
@@ -307,24 +190,22 @@ try {
   questionFigures = [...(await evaluateQuestions('eval')), ...(await evaluateQuestions('sample'))];
   languageFigures = await evaluateWords();
 } catch (error) {
-  const message = error instanceof Error ? error.message : String(error);
-  console.error(`eval:search failed: ${message}`);
-  if (sendMode && /mode/.test(message)) {
-    console.error("This build's search:notes does not take a mode yet; run without EVAL_MODES.");
-  }
+  console.error(`eval:search failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
+} finally {
+  await embedder.stop();
 }
 
 console.log(
   `Natural-language questions: recall@${recallCutoff} (share of the answering notes in the top ${recallCutoff}, averaged) and MRR (1/rank of the first answering note, 0 beyond ${questionLimit})\n`,
 );
 console.log(
-  `| ${'vault'.padEnd(8)} | ${'mode'.padEnd(8)} | ${cell('questions')} | ${cell('recall@5')} | ${cell('MRR')} | ${cell('found@10')} | ${cell('no hits')} |`,
+  `| ${'vault'.padEnd(8)} | ${'mode'.padEnd(width)} | ${cell('questions')} | ${cell('recall@5')} | ${cell('MRR')} | ${cell('found@10')} | ${cell('no hits')} |`,
 );
-console.log(`| ${'-'.repeat(8)} | ${'-'.repeat(8)} | ${Array(5).fill('---------:').join(' | ')} |`);
+console.log(`| ${'-'.repeat(8)} | ${'-'.repeat(width)} | ${Array(5).fill('---------:').join(' | ')} |`);
 for (const f of questionFigures) {
   console.log(
-    `| ${f.vault.padEnd(8)} | ${f.mode.padEnd(8)} | ${cell(String(f.questions))} | ${cell(fixed(f.recallAt5))} | ${cell(fixed(f.mrr))} | ${cell(String(f.foundIn10))} | ${cell(String(f.noHits))} |`,
+    `| ${f.vault.padEnd(8)} | ${label(f.mode).padEnd(width)} | ${cell(String(f.questions))} | ${cell(fixed(f.recallAt5))} | ${cell(fixed(f.mrr))} | ${cell(String(f.foundIn10))} | ${cell(String(f.noHits))} |`,
   );
 }
 
@@ -332,12 +213,12 @@ console.log(
   `\nOne-word queries, multilingual vault: recall and precision over the top ${wordLimit} hits, averaged per language (precision over the queries that had hits)\n`,
 );
 console.log(
-  `| ${'language'.padEnd(8)} | ${'mode'.padEnd(8)} | ${cell('queries')} | ${cell('recall')} | ${cell('precision')} | ${cell('no hits')} |`,
+  `| ${'language'.padEnd(8)} | ${'mode'.padEnd(width)} | ${cell('queries')} | ${cell('recall')} | ${cell('precision')} | ${cell('no hits')} |`,
 );
-console.log(`| ${'-'.repeat(8)} | ${'-'.repeat(8)} | ${Array(4).fill('---------:').join(' | ')} |`);
+console.log(`| ${'-'.repeat(8)} | ${'-'.repeat(width)} | ${Array(4).fill('---------:').join(' | ')} |`);
 for (const f of languageFigures) {
   console.log(
-    `| ${f.language.padEnd(8)} | ${f.mode.padEnd(8)} | ${cell(String(f.queries))} | ${cell(fixed(f.recall))} | ${cell(fixed(f.precision))} | ${cell(String(f.noHits))} |`,
+    `| ${f.language.padEnd(8)} | ${label(f.mode).padEnd(width)} | ${cell(String(f.queries))} | ${cell(fixed(f.recall))} | ${cell(fixed(f.precision))} | ${cell(String(f.noHits))} |`,
   );
 }
 
@@ -348,6 +229,6 @@ for (const mode of modes) {
     .map((f) => `${f.vault} recall@5 ${fixed(f.recallAt5)} MRR ${fixed(f.mrr)}`);
   const words = languageFigures.filter((f) => f.mode === mode);
   console.log(
-    `Summary (${mode}): ${byVault.join('; ')}; multilingual recall ${fixed(mean(words.map((f) => f.recall)))} precision ${fixed(mean(words.map((f) => f.precision).filter(Number.isFinite)))}`,
+    `Summary (${label(mode)}): ${byVault.join('; ')}; multilingual recall ${fixed(mean(words.map((f) => f.recall)))} precision ${fixed(mean(words.map((f) => f.precision).filter(Number.isFinite)))}`,
   );
 }

@@ -1,23 +1,30 @@
 // Benchmarks run the services from src/ in their own process (the built bundle exports no services):
 // src imports have no extensions and use parameter properties, which --experimental-strip-types cannot
 // run, so these module hooks add the `.ts` and transform (not just strip) the TypeScript of files
-// under src/ with Node's own stripTypeScriptTypes.
+// under src/ (and test/support/, for the scripted model server) with Node's own stripTypeScriptTypes.
 import { existsSync, readFileSync } from 'node:fs';
 import { registerHooks, stripTypeScriptTypes } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const sourceRoot = pathToFileURL(join(import.meta.dirname, '..', '..', 'src') + '/').href;
+const repoRoot = join(import.meta.dirname, '..', '..');
+const sourceRoots = [join(repoRoot, 'src'), join(repoRoot, 'test', 'support')].map(
+  (folder) => pathToFileURL(folder + '/').href,
+);
+const isSource = (url: string | undefined) => sourceRoots.some((root) => url?.startsWith(root));
 let hooked = false;
 
-/** Lets this process import src/: extensionless relative imports get `.ts`, and src TypeScript is transformed. */
+/**
+ * Lets this process import src/ and test/support/: extensionless relative imports get `.ts`, and their
+ * TypeScript is transformed.
+ */
 export function registerSourceHooks(): void {
   if (hooked) return;
   hooked = true;
   registerHooks({
     resolve(specifier, context, nextResolve) {
       if (
-        context.parentURL?.startsWith(sourceRoot) &&
+        isSource(context.parentURL) &&
         /^\.\.?\//.test(specifier) &&
         !/\.(?:[cm]?[jt]sx?|json)$/.test(specifier)
       ) {
@@ -27,7 +34,7 @@ export function registerSourceHooks(): void {
       return nextResolve(specifier, context);
     },
     load(url, context, nextLoad) {
-      if (!url.startsWith(sourceRoot) || !url.endsWith('.ts')) return nextLoad(url, context);
+      if (!isSource(url) || !url.endsWith('.ts')) return nextLoad(url, context);
       const source = readFileSync(fileURLToPath(url), 'utf8');
       return {
         format: 'module',

@@ -1,14 +1,21 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ModelSettings } from '../../shared/chat-domain';
+import type { EmbeddingSettings } from '../../shared/embedding-domain';
 import { createApp, type AppOptions, type KastenApp } from '../app';
+import type { VaultIndex } from '../index/vault-index';
 import { version } from '../version';
 
 export interface CliAppEnvironment {
   dataDir: string;
   resourcesDir: string;
   indexWorker?: string;
+  /** The embedding model for this run (`--embed-*` flags), over the stored settings. */
+  embeddings?: Partial<EmbeddingSettings>;
 }
+
+/** Wrong arguments: the CLI prints the error and its usage text, and exits with 2. */
+export class CliUsageError extends Error {}
 
 /**
  * The app as a one-shot CLI command runs it: the vault opened without watching and its index brought
@@ -33,6 +40,7 @@ export async function openCliApp(
     watch: false,
     indexWorker: env.indexWorker,
     model,
+    embeddings: env.embeddings,
     ...extra,
   });
   try {
@@ -43,4 +51,41 @@ export async function openCliApp(
     throw error;
   }
   return app;
+}
+
+/** What finding a note by name needs of the app. */
+export interface NoteResolver {
+  index: Pick<VaultIndex, 'resolve'>;
+}
+
+/** A note given by path or by name, the way a wikilink would find it; throws when there is none. */
+export function findNote(app: NoteResolver, note: string): string {
+  const resolution = app.index.resolve({ target: note.replace(/^\/+/, ''), subpath: null }, '');
+  if (resolution.path === null || resolution.kind !== 'note') {
+    throw new Error(`No note "${note}" in this vault.`);
+  }
+  return resolution.path;
+}
+
+/** What each command takes after the vault: a query or a note. */
+const subjects: Record<string, string> = { search: 'a query', backlinks: 'a note', related: 'a note' };
+
+/** The vault and, for commands that take one, the query or note: exactly those positionals. */
+export function vaultAndSubject(command: string, rest: string[]): { vault: string; subject?: string } {
+  const [vault, subject, extra] = rest;
+  const subjectName = subjects[command];
+  if (vault === undefined) throw new CliUsageError(`kasten ${command} needs the vault folder.`);
+  if (subjectName && subject === undefined)
+    throw new CliUsageError(`kasten ${command} needs ${subjectName}.`);
+  const unexpected = subjectName ? extra : subject;
+  if (unexpected !== undefined) throw new CliUsageError(`Unexpected argument "${unexpected}".`);
+  return { vault, subject };
+}
+
+/** --limit: 1–200, 20 by default. */
+export function limitFlag(values: { limit?: string }): number {
+  const limit = values.limit === undefined ? 20 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200)
+    throw new CliUsageError(`--limit must be 1–200, not "${values.limit}".`);
+  return limit;
 }

@@ -1,11 +1,18 @@
-import type { EmbeddingReport, EmbeddingStatus, RelatedNote } from '../../shared/embedding-domain';
+import type {
+  EmbeddingReport,
+  EmbeddingSettings,
+  EmbeddingStatus,
+  RelatedNote,
+  SemanticUnavailable,
+} from '../../shared/embedding-domain';
+import type { AppEvents } from '../app-events';
 import type { Embeddings } from '../embeddings/embedding-app';
-import type { VaultIndex } from '../index/vault-index';
+import { CliUsageError, findNote, type NoteResolver } from './cli-app';
 
 /** What the commands need of the app. */
-export interface EmbeddingCliApp {
-  index: Pick<VaultIndex, 'resolve'>;
-  embeddings: Pick<Embeddings, 'service' | 'related'>;
+export interface EmbeddingCliApp extends NoteResolver {
+  events: Pick<AppEvents, 'subscribe'>;
+  embeddings: Pick<Embeddings, 'service' | 'related' | 'settings'>;
   dispose(): Promise<void>;
 }
 
@@ -18,49 +25,106 @@ export interface EmbeddingCommandArguments {
   limit: number;
 }
 
-export const embeddingCommandUsage = `  kasten embed <vault> [--json]                             embed what changed, for semantic search
-       [--provider P] [--base-url URL] [--model NAME]       (the embedding model for this run)
+export interface EmbeddingCommandEnvironment {
+  stdout: (text: string) => void;
+  /** Progress, and why an answer is by words rather than meaning. */
+  stderr: (text: string) => void;
+  /** Resolves on Ctrl+C: the run stops and the passages embedded so far stay. */
+  untilStopped: () => Promise<void>;
+}
+
+export const embeddingCommandUsage = `  kasten embed <vault> [--json]                             embed what changed, for search by meaning
   kasten related <vault> <note> [--limit N] [--json]        notes related to a note, and why`;
+
+export const embeddingFlagUsage = `       [--embed-provider ollama|openai-compatible] [--embed-url URL] [--embed-model NAME] [--embed-key-env VAR]
+                                                            the embedding model for this run (embed, related,
+                                                            search, ask, serve); any of them turns embeddings on`;
+
+const howToTurnOn =
+  'give one for this run with --embed-model NAME (and --embed-provider, --embed-url), or choose one in Settings';
+
+/**
+ * --embed-provider, --embed-url, --embed-model and --embed-key-env: the embedding model for this run, over
+ * the stored settings. Any of them turns embeddings on; none leaves the stored settings as they are.
+ */
+export function embeddingFlags(
+  values: Record<string, string | boolean | undefined>,
+): Partial<EmbeddingSettings> {
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const provider = text('embed-provider');
+  if (provider !== undefined && provider !== 'ollama' && provider !== 'openai-compatible')
+    throw new CliUsageError(`--embed-provider must be ollama or openai-compatible, not "${provider}".`);
+  const baseUrl = text('embed-url');
+  if (baseUrl !== undefined && !/^https?:$/.test(URL.parse(baseUrl)?.protocol ?? ''))
+    throw new CliUsageError(`--embed-url must be an http:// or https:// address, not "${baseUrl}".`);
+  const model = text('embed-model')?.trim();
+  if (model !== undefined && (model === '' || model.length > 300))
+    throw new CliUsageError('--embed-model needs the name of an embedding model.');
+  const apiKeyEnv = text('embed-key-env');
+  if (apiKeyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv))
+    throw new CliUsageError(`--embed-key-env must name an environment variable, not "${apiKeyEnv}".`);
+  const given = Object.entries({ provider, baseUrl, model, apiKeyEnv }).filter(([, v]) => v !== undefined);
+  return given.length === 0 ? {} : { enabled: true, ...Object.fromEntries(given) };
+}
 
 /** Runs `embed` or `related` on the app `open` gives for the vault; resolves with the exit code. */
 export async function runEmbeddingCommand(
   args: EmbeddingCommandArguments,
   open: (vault: string) => Promise<EmbeddingCliApp>,
-  stdout: (text: string) => void,
+  env: EmbeddingCommandEnvironment,
 ): Promise<number> {
   const app = await open(args.vault);
   try {
     const print = (value: unknown, text: () => string) =>
-      stdout(args.json ? JSON.stringify(value, null, 2) : text());
-    if (args.command === 'embed') {
-      const report = await app.embeddings.service.run();
-      const status = app.embeddings.service.status();
-      print({ ...report, status }, () => describeEmbedding(report, status));
-      return report.error === null ? 0 : 1;
-    }
+      env.stdout(args.json ? JSON.stringify(value, null, 2) : text());
+    if (args.command === 'embed') return await embed(app, args.json, print, env);
     const path = findNote(app, args.note ?? '');
     const related = await app.embeddings.related({ path, limit: args.limit });
-    print({ note: path, ...related }, () => {
-      const lines = related.notes.map(describeRelated);
-      if (related.semantic) lines.push(`(Similar by words, not meaning: ${related.semantic.message}.)`);
-      return lines.join('\n') || `Nothing is related to ${path}.`;
-    });
+    print(
+      { note: path, ...related },
+      () => related.notes.map(describeRelated).join('\n') || `Nothing is related to ${path}.`,
+    );
+    // With embeddings off the reasons say "similar words" already; otherwise the user expected meaning.
+    if (related.semantic && related.semantic.code !== 'off')
+      env.stderr(`kasten: similar by words, not meaning, because ${related.semantic.message}.`);
     return 0;
   } finally {
     await app.dispose();
   }
 }
 
-/** A note given by path or by name, the way a wikilink would find it. */
-function findNote(app: EmbeddingCliApp, note: string): string {
-  const resolution = app.index.resolve({ target: note.replace(/^\/+/, ''), subpath: null }, '');
-  if (resolution.path === null || resolution.kind !== 'note') {
-    throw new Error(`No note "${note}" in this vault.`);
+/** Embeds what changed, with progress on stderr; Ctrl+C keeps what is done. */
+async function embed(
+  app: EmbeddingCliApp,
+  json: boolean,
+  print: (value: unknown, text: () => string) => void,
+  env: EmbeddingCommandEnvironment,
+): Promise<number> {
+  const { service, settings } = app.embeddings;
+  if (!settings.get().enabled) throw new Error(`Embeddings are off: ${howToTurnOn}.`);
+  let shown = 0;
+  const unsubscribe = app.events.subscribe((channel, payload) => {
+    if (channel !== 'embeddings:progress' || json) return;
+    const { phase, done, total } = payload as { phase: string | null; done: number; total: number };
+    // About twenty lines for a large vault; none for a run with little to do.
+    if (phase === 'embedding' && total >= 100 && done < total && done - shown >= total / 20) {
+      shown = done;
+      env.stderr(`Embedding: ${done} of ${total} passages`);
+    }
+  });
+  void env.untilStopped().then(() => service.cancel());
+  try {
+    const report = await service.run();
+    const status = service.status();
+    print({ ...report, status }, () => describeEmbedding(report, status));
+    if (report.error) env.stderr(`kasten: ${report.error}`);
+    return report.error === null && !report.cancelled ? 0 : 1;
+  } finally {
+    unsubscribe();
   }
-  return resolution.path;
 }
 
-/** "Embedded 12 passages (40 kept, 3 notes read again) in 1.2 s; 52 passages have vectors from …". */
+/** "Embedded 12 passages (40 kept, 3 notes read again) in 1.2 s.\n52 passages have vectors from …". */
 export function describeEmbedding(report: EmbeddingReport, status: EmbeddingStatus): string {
   const seconds = `${(report.ms / 1000).toFixed(1)} s`;
   const done = `${report.embedded} ${report.embedded === 1 ? 'passage' : 'passages'}`;
@@ -68,13 +132,10 @@ export function describeEmbedding(report: EmbeddingReport, status: EmbeddingStat
     report.cancelled
       ? `Embedding cancelled after ${done} in ${seconds}.`
       : `Embedded ${done} (${report.reused} kept, ${report.notesChunked} notes read again) in ${seconds}.`,
-  ];
-  if (report.error) lines.push(`Failed: ${report.error}`);
-  lines.push(
     `${status.embedded} passages have vectors` +
       (status.vectorsFrom ? ` from ${status.vectorsFrom}` : '') +
       (status.pending > 0 ? `; ${status.pending} wait for one.` : '.'),
-  );
+  ];
   if (status.notice) lines.push(status.notice);
   if (report.truncatedNotes.length > 0) {
     lines.push(`Only the first passages of ${report.truncatedNotes.join(', ')} are embedded: too long.`);
@@ -82,7 +143,22 @@ export function describeEmbedding(report: EmbeddingReport, status: EmbeddingStat
   return lines.join('\n');
 }
 
-function describeRelated(note: RelatedNote): string {
+/** "Title — path  (links here; similar: 0.82)  [not linked]". */
+export function describeRelated(note: RelatedNote): string {
   const missing = note.missingLink ? '  [not linked]' : '';
   return `${note.title} — ${note.path}  (${note.reasons.join('; ')})${missing}`;
+}
+
+/**
+ * The line `search` prints on stderr when it answered by words in semantic or hybrid mode, with what
+ * to do about it when there is something to do.
+ */
+export function describeLexicalOnly(why: SemanticUnavailable): string {
+  const remedy =
+    why.code === 'off'
+      ? `; to search by meaning, ${howToTurnOn}`
+      : why.code === 'not-built'
+        ? '; run `kasten embed` on the vault first'
+        : '';
+  return `kasten: lexical only, because ${why.message}${remedy}.`;
 }

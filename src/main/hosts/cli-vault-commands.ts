@@ -1,13 +1,19 @@
-import type { IndexReport, ResolvedLink, SearchHit } from '../../shared/index-domain';
-import type { KastenApp } from '../app';
+import { searchModes, type SearchMode } from '../../shared/contract';
+import type { EmbeddingSettings } from '../../shared/embedding-domain';
+import type { IndexReport, ResolvedLink, SearchHit, SearchRanker } from '../../shared/index-domain';
 import { highlightEnd, highlightStart } from '../index/note-search';
-import { openCliApp } from './cli-app';
+import { CliUsageError, findNote, openCliApp } from './cli-app';
+import { describeLexicalOnly } from './cli-embedding-commands';
 
 export interface VaultCommandEnvironment {
   dataDir: string;
   resourcesDir: string;
   indexWorker?: string;
+  /** The embedding model for this run (`--embed-*` flags): `search` uses it. */
+  embeddings?: Partial<EmbeddingSettings>;
   stdout: (text: string) => void;
+  /** Why `search` answered by words when asked to search by meaning. */
+  stderr: (text: string) => void;
 }
 
 export interface VaultCommandArguments {
@@ -18,12 +24,25 @@ export interface VaultCommandArguments {
   json: boolean;
   broken: boolean;
   limit: number;
+  /** `search`'s mode; by default hybrid when embeddings are on, else lexical. */
+  mode?: SearchMode;
 }
 
 export const vaultCommandUsage = `  kasten index <vault> [--json]                             index a vault; print counts and warnings
   kasten links <vault> [--broken] [--json]                  every link and what it resolves to
-  kasten search <vault> <query> [--limit N] [--json]        full-text search, best matches first
+  kasten search <vault> <query> [--limit N] [--json]        search, best matches first, and what found each
+       [--mode lexical|semantic|hybrid]                     by words, by meaning or both (default: hybrid
+                                                            when embeddings are on, else lexical)
   kasten backlinks <vault> <note> [--json]                  the links pointing at a note`;
+
+/** --mode: lexical, semantic or hybrid; none leaves it to the embedding settings. */
+export function searchModeFlag(values: { mode?: string }): SearchMode | undefined {
+  const { mode } = values;
+  const known = searchModes.find((name) => name === mode);
+  if (mode !== undefined && known === undefined)
+    throw new CliUsageError(`--mode must be ${searchModes.join(', ')}, not "${mode}".`);
+  return known;
+}
 
 /** Opens the vault without watching, brings its index up to date, and runs one query on it. */
 export async function runVaultCommand(
@@ -46,9 +65,14 @@ export async function runVaultCommand(
         return 0;
       }
       case 'search': {
-        const hits = await app.index.search({ query: args.subject ?? '', limit: args.limit });
+        const { hits, lexicalOnly } = await app.embeddings.search({
+          query: args.subject ?? '',
+          limit: args.limit,
+          mode: args.mode,
+        });
         const json = hits.map((hit) => ({ ...hit, snippet: plainHighlights(hit.snippet) }));
         print(json, () => describeHits(hits));
+        if (lexicalOnly) env.stderr(describeLexicalOnly(lexicalOnly));
         return 0;
       }
       case 'backlinks': {
@@ -65,15 +89,6 @@ export async function runVaultCommand(
   } finally {
     await app.dispose();
   }
-}
-
-/** A note given by path or by name, the way a wikilink would find it. */
-function findNote(app: KastenApp, note: string): string {
-  const resolution = app.index.resolve({ target: note.replace(/^\/+/, ''), subpath: null }, '');
-  if (resolution.path === null || resolution.kind !== 'note') {
-    throw new Error(`No note "${note}" in this vault.`);
-  }
-  return resolution.path;
 }
 
 function indexJson(report: IndexReport) {
@@ -105,18 +120,37 @@ function describeLink(link: ResolvedLink): string {
   return `${where}  ${link.raw}  → ${to}  [${link.status}]${link.reason ? `  ${link.reason}` : ''}`;
 }
 
-/** The notes holding every word, then, under a heading, those holding some of the words. */
-function describeHits(hits: SearchHit[]): string {
+/** How `search` heads each run of hits found the same way; the first run of all-words hits has none. */
+const rankerHeadings: Record<SearchRanker, string> = {
+  'all-words': 'Matching every word:',
+  'some-words': 'Also matching some words:',
+  semantic: 'Similar in meaning:',
+};
+
+/**
+ * The hits in order, in runs found the same way, each run but a leading all-words one under a heading
+ * naming how: lexically, the notes holding every word, then those holding some; hybrid search interleaves.
+ */
+export function describeHits(hits: SearchHit[]): string {
   if (hits.length === 0) return 'No matches.';
-  const all = hits.filter((hit) => hit.ranker === 'all-words').map(describeHit);
-  const some = hits.filter((hit) => hit.ranker === 'some-words').map(describeHit);
-  const groups = all.length > 0 ? [all.join('\n\n')] : [];
-  if (some.length > 0) groups.push(`Also matching some words:\n\n${some.join('\n\n')}`);
-  return groups.join('\n\n');
+  const runs: { ranker: SearchRanker; lines: string[] }[] = [];
+  for (const hit of hits) {
+    const last = runs.at(-1);
+    if (last?.ranker === hit.ranker) last.lines.push(describeHit(hit));
+    else runs.push({ ranker: hit.ranker, lines: [describeHit(hit)] });
+  }
+  return runs
+    .map(({ ranker, lines }, index) => {
+      const heading = index === 0 && ranker === 'all-words' ? [] : [rankerHeadings[ranker], ''];
+      return [...heading, lines.join('\n\n')].join('\n');
+    })
+    .join('\n\n');
 }
 
 function describeHit(hit: SearchHit): string {
-  return `${hit.title} — ${hit.path} (${hit.score.toFixed(2)})\n  ${plainHighlights(hit.snippet).replace(/\s+/g, ' ')}`;
+  // Fused scores (hybrid) are sums of 1 / (60 + rank): two decimals would show them all alike.
+  const score = hit.score.toFixed(Math.abs(hit.score) < 0.1 ? 4 : 2);
+  return `${hit.title} — ${hit.path} (${score})\n  ${plainHighlights(hit.snippet).replace(/\s+/g, ' ')}`;
 }
 
 function plainHighlights(snippet: string): string {

@@ -2,12 +2,26 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { contextStrategies, type ContextStrategy } from '../../shared/context-domain';
+import type { EmbeddingSettings } from '../../shared/embedding-domain';
 import { createApp } from '../app';
 import type { ModelSettings } from '../../shared/chat-domain';
 import { resolveDataDir } from '../data-dir';
 import { version } from '../version';
-import { chatCommandUsage, runChatCommand } from './cli-chat-commands';
-import { runVaultCommand, vaultCommandUsage } from './cli-vault-commands';
+import {
+  CliUsageError as UsageError,
+  limitFlag,
+  openCliApp,
+  vaultAndSubject,
+  type CliAppEnvironment,
+} from './cli-app';
+import { chatCommandUsage, runChatCommand, type ChatCommandEnvironment } from './cli-chat-commands';
+import {
+  embeddingCommandUsage,
+  embeddingFlagUsage,
+  embeddingFlags,
+  runEmbeddingCommand,
+} from './cli-embedding-commands';
+import { runVaultCommand, searchModeFlag, vaultCommandUsage } from './cli-vault-commands';
 import { startWebHost } from './web';
 
 export interface CliEnvironment {
@@ -31,15 +45,16 @@ Usage:
        [--no-summaries]                                     no model summaries in the background
   kasten info [--data-dir DIR] [--json]                     version, platform and data directory
 ${vaultCommandUsage}
+${embeddingCommandUsage}
+${embeddingFlagUsage}
 ${chatCommandUsage}
   kasten --help                                             this text
 
 Every command accepts --data-dir DIR. Paths printed are relative to the vault, with "/".
 Data directory: --data-dir, else $KASTEN_DATA_DIR, else the platform's app-data folder.
-API keys are read from the variable given with --api-key-env, or one named *_API_KEY or *_TOKEN.
+API keys are read from the variable given with --api-key-env (--embed-key-env for the embedding
+model), or one named *_API_KEY or *_TOKEN.
 Exit codes: 0 success, 1 failure, 2 wrong usage.`;
-
-class UsageError extends Error {}
 
 /** Runs one CLI command and resolves with its exit code. */
 export async function runCli(argv: string[], env: CliEnvironment): Promise<number> {
@@ -76,6 +91,12 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
         window: { type: 'string' },
         focus: { type: 'string' },
         'data-dir': { type: 'string' },
+        mode: { type: 'string' },
+        'embed-provider': { type: 'string' },
+        'embed-url': { type: 'string' },
+        'embed-model': { type: 'string' },
+        'embed-key-env': { type: 'string' },
+        'allow-writes': { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -88,8 +109,11 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
     return 0;
   }
   const dataDir = resolveDataDir(values['data-dir']);
-  if (isVaultCommand(command)) return vaultCommand(command, rest, values, dataDir, env);
-  if (isChatCommand(command)) return chatCommand(command, rest, values, dataDir, env);
+  const embeddings = embeddingFlags(values);
+  if (isVaultCommand(command)) return vaultCommand(command, rest, values, { dataDir, embeddings }, env);
+  if (command === 'embed' || command === 'related')
+    return embeddingCommand(command, rest, values, { dataDir, embeddings }, env);
+  if (isChatCommand(command)) return chatCommand(command, rest, values, { dataDir, embeddings }, env);
   if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}".`);
 
   if (command === 'info') {
@@ -101,12 +125,14 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
     );
     return 0;
   }
-  if (command === 'serve') return serve(values, modelFlags(values), dataDir, env);
+  if (command === 'serve') return serve(values, { model: modelFlags(values), embeddings }, dataDir, env);
   throw new UsageError(`Unknown command "${command}".`);
 }
 
 const vaultCommands = ['index', 'links', 'search', 'backlinks'] as const;
-const subjects: Record<string, string> = { search: 'a query', backlinks: 'a note' };
+
+/** The data directory and the embedding model for this run, which every vault command opens the app with. */
+type RunSettings = Pick<CliAppEnvironment, 'dataDir' | 'embeddings'>;
 
 function isVaultCommand(command: string): command is (typeof vaultCommands)[number] {
   return (vaultCommands as readonly string[]).includes(command);
@@ -115,23 +141,37 @@ function isVaultCommand(command: string): command is (typeof vaultCommands)[numb
 function vaultCommand(
   command: (typeof vaultCommands)[number],
   rest: string[],
-  values: { json?: boolean; broken?: boolean; limit?: string },
-  dataDir: string,
+  values: { json?: boolean; broken?: boolean; limit?: string; mode?: string },
+  run: RunSettings,
   env: CliEnvironment,
 ): Promise<number> {
-  const [vault, subject, extra] = rest;
-  const subjectName = subjects[command];
-  if (vault === undefined) throw new UsageError(`kasten ${command} needs the vault folder.`);
-  if (subjectName && subject === undefined) throw new UsageError(`kasten ${command} needs ${subjectName}.`);
-  const unexpected = subjectName ? extra : subject;
-  if (unexpected !== undefined) throw new UsageError(`Unexpected argument "${unexpected}".`);
-  const limit = values.limit === undefined ? 20 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200)
-    throw new UsageError(`--limit must be 1–200, not "${values.limit}".`);
+  const { vault, subject } = vaultAndSubject(command, rest);
+  const args = { command, vault, subject, json: values.json ?? false, broken: values.broken ?? false };
   return runVaultCommand(
-    { command, vault, subject, json: values.json ?? false, broken: values.broken ?? false, limit },
-    { dataDir, resourcesDir: env.resourcesDir, indexWorker: env.indexWorker, stdout: env.stdout },
+    { ...args, limit: limitFlag(values), mode: searchModeFlag(values) },
+    { ...run, resourcesDir: env.resourcesDir, indexWorker: env.indexWorker, ...streams(env) },
   );
+}
+
+/** `embed` and `related`: the vault's vectors, and the notes related to a note. */
+function embeddingCommand(
+  command: 'embed' | 'related',
+  rest: string[],
+  values: { json?: boolean; limit?: string },
+  run: RunSettings,
+  env: CliEnvironment,
+): Promise<number> {
+  const { vault, subject } = vaultAndSubject(command, rest);
+  const appEnv = { ...run, resourcesDir: env.resourcesDir, indexWorker: env.indexWorker };
+  return runEmbeddingCommand(
+    { command, vault, note: subject, json: values.json ?? false, limit: limitFlag(values) },
+    (folder) => openCliApp(folder, appEnv),
+    { ...streams(env), untilStopped: env.untilStopped },
+  );
+}
+
+function streams(env: CliEnvironment) {
+  return { stdout: env.stdout, stderr: env.stderr };
 }
 
 /**
@@ -179,7 +219,7 @@ function chatCommand(
   command: (typeof chatCommands)[number],
   rest: string[],
   values: Record<string, string | boolean | undefined>,
-  dataDir: string,
+  { dataDir, embeddings }: RunSettings,
   env: CliEnvironment,
 ): Promise<number> {
   const [vault, question, extra] = rest;
@@ -194,23 +234,24 @@ function chatCommand(
   const { strategy, window } = contextFlags(values);
   const model = { ...modelFlags(values), ...(window === undefined ? {} : { contextWindow: window }) };
   const focus = typeof values.focus === 'string' ? values.focus : undefined;
-  return runChatCommand(
-    { command, vault, question, sessionId, json: values.json === true, model, strategy, focus },
-    {
-      dataDir,
-      resourcesDir: env.resourcesDir,
-      indexWorker: env.indexWorker,
-      stdout: env.stdout,
-      stderr: env.stderr,
-      write: env.write ?? env.stdout,
-      untilStopped: env.untilStopped,
-    },
-  );
+  // runChatCommand opens the app with this environment as it is, so the embedding model rides along.
+  const chatEnv: ChatCommandEnvironment & CliAppEnvironment = {
+    dataDir,
+    embeddings,
+    resourcesDir: env.resourcesDir,
+    indexWorker: env.indexWorker,
+    stdout: env.stdout,
+    stderr: env.stderr,
+    write: env.write ?? env.stdout,
+    untilStopped: env.untilStopped,
+  };
+  const args = { command, vault, question, sessionId, json: values.json === true, model, strategy, focus };
+  return runChatCommand({ ...args, allowWrites: values['allow-writes'] === true }, chatEnv);
 }
 
 async function serve(
   values: { vault?: string; port?: string; 'no-summaries'?: boolean },
-  model: Partial<ModelSettings>,
+  { model, embeddings }: { model: Partial<ModelSettings>; embeddings: Partial<EmbeddingSettings> },
   dataDir: string,
   env: CliEnvironment,
 ): Promise<number> {
@@ -229,6 +270,7 @@ async function serve(
     vault,
     indexWorker: env.indexWorker,
     model,
+    embeddings,
     backgroundSummaries: values['no-summaries'] ? false : undefined,
   });
   try {

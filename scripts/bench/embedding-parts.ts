@@ -1,0 +1,116 @@
+// The vault index and the embedding services composed as createApp (src/main/app.ts) composes them, in
+// this process, with the embedding model given by the caller (a stub, or one against a scripted server)
+// and no watcher, no background runs. For the retrieval and embedding-build benchmarks.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EmbeddingSettings } from '../../src/shared/embedding-domain.ts';
+import type { EmbeddingModel } from '../../src/main/llm/embedding-model.ts';
+import { builtIndexWorker } from '../../test/support/built-worker.ts';
+import { writeSyntheticVault } from '../../test/support/synthetic-vault.ts';
+import { registerSourceHooks } from './source-hooks.ts';
+
+async function loadSources() {
+  registerSourceHooks();
+  const [
+    events,
+    database,
+    workers,
+    vaultIndex,
+    recent,
+    vaultService,
+    service,
+    settings,
+    handlers,
+    background,
+  ] = await Promise.all([
+    import('../../src/main/app-events.ts'),
+    import('../../src/main/storage/app-database.ts'),
+    import('../../src/main/index/index-workers.ts'),
+    import('../../src/main/index/vault-index.ts'),
+    import('../../src/main/vault/recent-vaults.ts'),
+    import('../../src/main/vault/vault-service.ts'),
+    import('../../src/main/embeddings/embedding-service.ts'),
+    import('../../src/main/embeddings/embedding-settings.ts'),
+    import('../../src/main/embeddings/embedding-handlers.ts'),
+    import('../../src/main/embeddings/background-embeddings.ts'),
+  ]);
+  return {
+    ...events,
+    ...database,
+    ...workers,
+    ...vaultIndex,
+    ...recent,
+    ...vaultService,
+    ...service,
+    ...settings,
+    ...handlers,
+    ...background,
+  };
+}
+
+/** A synthetic vault of `notes` notes, indexed, with an embedding service over `model`. */
+export async function openEmbeddedVault(notes: number, seed: number, model: EmbeddingModel) {
+  const sources = await loadSources();
+  const base = mkdtempSync(join(tmpdir(), 'kasten-bench-retrieval-'));
+  const vaultDir = join(base, 'vault');
+  const dataDir = join(base, 'data');
+  const written = writeSyntheticVault(vaultDir, { notes, seed });
+  const events = new sources.AppEvents();
+  const db = sources.openAppDatabase(dataDir, (notice) => console.warn(notice));
+  const workers = sources.createIndexWorkers(existsSync(builtIndexWorker) ? builtIndexWorker : null);
+  const index = new sources.VaultIndex({ dataDir, events, workers, onNotice: console.warn });
+  const recent = new sources.RecentVaults(db);
+  const vault = new sources.VaultService({ events, recent, listener: index, watch: false });
+  const settings: EmbeddingSettings = {
+    enabled: true,
+    provider: 'openai-compatible',
+    baseUrl: 'http://127.0.0.1:9/v1',
+    model: model.name,
+    apiKeyEnv: null,
+  };
+  const service = new sources.EmbeddingService({
+    index,
+    readNote: (path) => vault.readNote(path),
+    settings: () => settings,
+    model: () => model,
+  });
+  const background = new sources.BackgroundEmbeddings({ service, events, enabled: () => false });
+  /** The contract's search and related notes with embeddings on (`on`) and off (`off`: by words). */
+  const handlersWith = (enabled: boolean) =>
+    sources.embeddingHandlers({
+      service,
+      settings: new sources.EmbeddingSettingsStore(db, { ...settings, enabled }),
+      background,
+      keys: { admit() {} },
+      index,
+    });
+  await vault.open(vaultDir);
+  await index.whenIdle();
+  return {
+    notes: index.titles().length,
+    megabytes: written.bytes / 1048576,
+    paths: index.titles().map((title) => title.path),
+    service,
+    on: handlersWith(true),
+    off: handlersWith(false),
+    async close() {
+      await service.dispose();
+      await vault.dispose();
+      await index.close();
+      await workers.dispose();
+      db.close();
+      rmSync(base, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+export function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,108 @@
+// Search in three modes and related notes on a synthetic vault of 10k notes, in process, through the
+// contract's handlers (embedding-handlers.ts) as a host calls them. The vectors are random unit vectors
+// of 768 dimensions (nomic-embed-text's length) from an in-process stub model, stored by a real
+// embedding run: the chunker cuts every note, the chunk store keeps one vector per passage. The stub
+// answers at once, so the figures are Kasten's work (the query's own embedding by a real model, 10–30 ms
+// on Ollama, comes on top the first time a query is seen; it is cached after that).
+import type { EmbeddingModel } from '../../src/main/llm/embedding-model.ts';
+import { openEmbeddedVault, random } from './embedding-parts.ts';
+
+export interface RetrievalFigures {
+  notes: number;
+  passages: number;
+  dimensions: number;
+  /** Cutting every note into passages and storing their (stub) vectors. */
+  buildMs: number;
+  /** The first semantic search: loading every vector into memory. */
+  firstSearchMs: number;
+  lexicalMs: number[];
+  semanticMs: number[];
+  hybridMs: number[];
+  relatedByWordsMs: number[];
+  relatedByMeaningMs: number[];
+}
+
+// One-word queries and questions, as vault-engine.ts asks them (most words are in most synthetic notes).
+const queries = [
+  'note',
+  'zettel',
+  'link',
+  'summary',
+  'method',
+  'how does the slip box method work?',
+  'what is a good habit for reading papers?',
+  'where do I keep my research outline and draft?',
+  'why should every claim have evidence?',
+  'which book chapter has the quote?',
+];
+
+/** A model that answers at once with a random unit vector per text. */
+function stubModel(dimensions: number, seed: number): EmbeddingModel {
+  const next = random(seed);
+  return {
+    name: 'bench-random',
+    identity: 'bench-random (in process)',
+    async embed(texts) {
+      return texts.map(() => {
+        const vector = Array.from({ length: dimensions }, () => next() - 0.5);
+        const norm = Math.hypot(...vector);
+        return vector.map((value) => value / norm);
+      });
+    },
+  };
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+export async function measureRetrieval(
+  notes = Number(process.env.BENCH_RETRIEVAL_NOTES ?? 10_000),
+  rounds = Number(process.env.BENCH_RETRIEVAL_ROUNDS ?? 10),
+  dimensions = 768,
+): Promise<RetrievalFigures> {
+  const vault = await openEmbeddedVault(notes, 42, stubModel(dimensions, 7));
+  try {
+    const built = performance.now();
+    const report = await vault.service.run();
+    if (report.error) throw new Error(report.error);
+    const buildMs = performance.now() - built;
+    const search = (query: string, mode: 'lexical' | 'semantic' | 'hybrid') =>
+      vault.on.search({ query, limit: 20, mode });
+    const firstSearchMs = await timed(() => search('note', 'semantic'));
+    // Each query once, to warm the code and the query cache (the stub's vectors are not the point).
+    for (const query of queries) await search(query, 'hybrid');
+
+    const figures: RetrievalFigures = {
+      notes: vault.notes,
+      passages: vault.service.status().embedded,
+      dimensions,
+      buildMs,
+      firstSearchMs,
+      lexicalMs: [],
+      semanticMs: [],
+      hybridMs: [],
+      relatedByWordsMs: [],
+      relatedByMeaningMs: [],
+    };
+    for (let round = 0; round < rounds; round++) {
+      for (const query of queries) {
+        figures.lexicalMs.push(await timed(() => search(query, 'lexical')));
+        figures.semanticMs.push(await timed(() => search(query, 'semantic')));
+        figures.hybridMs.push(await timed(() => search(query, 'hybrid')));
+      }
+    }
+    const next = random(11);
+    // Half as many notes as searches: by words, one takes up to a fifth of a second here.
+    for (let sample = 0; sample < (rounds * queries.length) / 2; sample++) {
+      const path = vault.paths[Math.floor(next() * vault.paths.length)]!;
+      figures.relatedByWordsMs.push(await timed(() => vault.off.related({ path, limit: 20 })));
+      figures.relatedByMeaningMs.push(await timed(() => vault.on.related({ path, limit: 20 })));
+    }
+    return figures;
+  } finally {
+    await vault.close();
+  }
+}
