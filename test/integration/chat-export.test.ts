@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
 import { startIndexedApp } from '../support/indexed-app';
+import { kasten } from '../support/run-cli';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
 
@@ -95,5 +96,23 @@ describe('exporting a chat to a note', () => {
       /was edited since Kasten wrote it, so it was not replaced/,
     );
     expect(read(path)).toBe(edited);
+  });
+
+  it('exports from the command line: kasten export <vault> --session ID [--out PATH]', async () => {
+    const sessionId = await citedChat();
+    await app.dispose();
+    const cli = (...argv: string[]) =>
+      kasten('export', workspace.vault, ...argv, '--data-dir', workspace.dataDir);
+    const made = await cli('--session', sessionId, '--out', 'Notes/links chat.md', '--json');
+    expect(made.err).toBe('');
+    expect(JSON.parse(made.out)).toEqual({ path: 'Notes/links chat.md', updated: false });
+    expect(read('Notes/links chat.md')).toContain('[[Zettelkasten method#Links]]');
+    // The same path again is refused: an export never overwrites a note.
+    const again = await cli('--session', sessionId, '--out', 'Notes/links chat.md');
+    expect(again.code).toBe(1);
+    expect(again.err).toContain('already exists');
+    expect((await cli('--session', sessionId, '--update')).out).toBe('Updated Notes/links chat.md');
+    expect((await kasten('export', workspace.vault, '--data-dir', workspace.dataDir)).code).toBe(2);
+    app = await startIndexedApp(workspace.dataDir, workspace.vault);
   });
 });

@@ -24,6 +24,8 @@ export interface ChatExportRequest {
   folder?: string;
   /** Write over the note this chat was last exported to (if no one edited it) rather than a new one. */
   update?: boolean;
+  /** This note path in the vault instead of one named after the chat (refused if a note is there). */
+  path?: string;
 }
 
 export const defaultExportFolder = 'Kasten chats';
@@ -65,7 +67,7 @@ export class ChatExporter {
     this.records = new SettingsTable(options.db);
   }
 
-  async export({ sessionId, folder, update }: ChatExportRequest): Promise<ChatExport> {
+  async export({ sessionId, folder, update, path: chosen }: ChatExportRequest): Promise<ChatExport> {
     const session = this.options.session(sessionId);
     const content = chatMarkdown(session, (this.options.now ?? (() => new Date()))());
     const key = `export:${this.options.vault.root()}:${sessionId}`;
@@ -75,9 +77,17 @@ export class ChatExporter {
       this.records.put(key, JSON.stringify({ path: last.path, hash: noteHash(content) }));
       return { path: last.path, updated: true };
     }
-    const path = await this.createFree(folderOf(folder), exportName(plainTitle(session.title)), content);
+    const path = chosen
+      ? await this.create(chosen.endsWith('.md') ? chosen : `${chosen}.md`, content)
+      : await this.createFree(folderOf(folder), exportName(plainTitle(session.title)), content);
     this.records.put(key, JSON.stringify({ path, hash: noteHash(content) }));
     return { path, updated: false };
+  }
+
+  private async create(path: string, content: string): Promise<string> {
+    const write = await this.options.vault.prepareCreate(path, content);
+    await write.commit();
+    return write.change.path;
   }
 
   /** The note `name.md` in `folder`, or `name 2.md`, … the first that does not exist. */
@@ -85,9 +95,7 @@ export class ChatExporter {
     for (let copy = 1; copy <= 100; copy++) {
       const file = `${name}${copy === 1 ? '' : ` ${copy}`}.md`;
       try {
-        const write = await this.options.vault.prepareCreate(folder ? `${folder}/${file}` : file, content);
-        await write.commit();
-        return write.change.path;
+        return await this.create(folder ? `${folder}/${file}` : file, content);
       } catch (error) {
         if (!(error instanceof NoteExistsError)) throw error;
       }

@@ -14,6 +14,7 @@ import {
   vaultAndSubject,
   type CliAppEnvironment,
 } from './cli-app';
+import { exportCommandUsage, runExportCommand } from './cli-export-command';
 import { chatCommandUsage, runChatCommand, type ChatCommandEnvironment } from './cli-chat-commands';
 import {
   embeddingCommandUsage,
@@ -48,6 +49,7 @@ ${vaultCommandUsage}
 ${embeddingCommandUsage}
 ${embeddingFlagUsage}
 ${chatCommandUsage}
+${exportCommandUsage}
   kasten --help                                             this text
 
 Every command accepts --data-dir DIR. Paths printed are relative to the vault, with "/".
@@ -97,6 +99,8 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
         'embed-model': { type: 'string' },
         'embed-key-env': { type: 'string' },
         'allow-writes': { type: 'boolean' },
+        out: { type: 'string' },
+        update: { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -114,6 +118,7 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
   if (command === 'embed' || command === 'related')
     return embeddingCommand(command, rest, values, { dataDir, embeddings }, env);
   if (isChatCommand(command)) return chatCommand(command, rest, values, { dataDir, embeddings }, env);
+  if (command === 'export') return exportCommand(rest, values, { dataDir, embeddings }, env);
   if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}".`);
 
   if (command === 'info') {
@@ -167,6 +172,31 @@ function embeddingCommand(
     { command, vault, note: subject, json: values.json ?? false, limit: limitFlag(values) },
     (folder) => openCliApp(folder, appEnv),
     { ...streams(env), untilStopped: env.untilStopped },
+  );
+}
+
+/** `export`: a chat as a Markdown note in the vault. */
+function exportCommand(
+  rest: string[],
+  values: { json?: boolean; session?: string; out?: string; update?: boolean },
+  run: RunSettings,
+  env: CliEnvironment,
+): Promise<number> {
+  const [vault, extra] = rest;
+  if (vault === undefined) throw new UsageError('kasten export needs the vault folder.');
+  if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}".`);
+  if (values.session === undefined) throw new UsageError('kasten export needs --session ID.');
+  const appEnv = { ...run, resourcesDir: env.resourcesDir, indexWorker: env.indexWorker };
+  return runExportCommand(
+    {
+      vault,
+      sessionId: values.session,
+      out: values.out,
+      update: values.update === true,
+      json: values.json === true,
+    },
+    (folder) => openCliApp(folder, appEnv),
+    env.stdout,
   );
 }
 
