@@ -170,6 +170,8 @@ export function chatMarkdown(session: ChatSession, exportedAt: Date): string {
   ];
   const body = session.messages.flatMap((message) => messageMarkdown(message, session));
   return (
-    [...front, `# ${plainTitle(session.title)}`, '', ...body, ...referencesSection(session)].join('\n').trimEnd() + '\n'
+    [...front, `# ${plainTitle(session.title)}`, '', ...body, ...referencesSection(session)]
+      .join('\n')
+      .trimEnd() + '\n'
   );
 }
