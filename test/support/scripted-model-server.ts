@@ -141,6 +141,8 @@ export interface ScriptedModelServerOptions {
   embeddingDimensions?: number;
   /** See `setEmbeddingDelay`. */
   embeddingDelayMs?: number;
+  /** Listen on this port (a server started again where a stopped one was); default any free one. */
+  port?: number;
 }
 
 const roles = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
@@ -305,7 +307,7 @@ export async function startScriptedModelServer(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
 

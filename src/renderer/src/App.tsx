@@ -5,6 +5,7 @@ import { ConnectionBanner } from './features/connection/ConnectionBanner';
 import { startConnectionSync } from './features/connection/connection-store';
 import { startContextSync } from './features/context/context-store';
 import { startEmbeddingSync } from './features/embeddings/embedding-store';
+import { startModelHealth } from './features/status/model-health-store';
 import { useHealthStore } from './features/health/health-store';
 import { HealthView } from './features/health/HealthView';
 import { Workspace } from './features/layout/Workspace';
@@ -40,6 +41,7 @@ export function App() {
     startSettingsSync();
     startContextSync();
     startEmbeddingSync();
+    startModelHealth();
   }, []);
 
   return (

@@ -1,4 +1,5 @@
 import { useSettingsStore, windowSources } from '../settings/settings-store';
+import { problemWords, useModelHealthStore } from './model-health-store';
 
 /** The chat model and its context window; opens the settings. Summary progress while it runs. */
 export function ModelStatus() {
@@ -7,6 +8,8 @@ export function ModelStatus() {
   const summaries = useSettingsStore((state) => state.summaries);
   const { show, cancelSummaries } = useSettingsStore.getState();
   const model = setup?.settings.model;
+  const report = useModelHealthStore((state) => state.report);
+  const problem = model && report && !report.ok ? report : null;
   return (
     <>
       {summaries?.state === 'running' && summaries.total > 0 && (
@@ -16,6 +19,17 @@ export function ModelStatus() {
             Cancel
           </button>
         </span>
+      )}
+      {problem && (
+        <button
+          type="button"
+          className="link-button status-model-problem"
+          data-testid="model-problem"
+          title={`${problem.message} Click for settings.`}
+          onClick={() => show(true)}
+        >
+          ⚠ {problem.problem ? problemWords[problem.problem] : 'Model unavailable'}
+        </button>
       )}
       <button
         type="button"

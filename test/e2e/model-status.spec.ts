@@ -1,0 +1,43 @@
+import { expect, test } from '@playwright/test';
+import { AppPage } from '../support/app-page';
+import { startKastenServer, type RunningServer } from '../support/kasten-server';
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
+import { tempWorkspace } from '../support/temp-vault';
+
+let workspace: ReturnType<typeof tempWorkspace>;
+let model: ScriptedModelServer | null = null;
+let server: RunningServer;
+
+test.beforeEach(() => {
+  workspace = tempWorkspace('chat');
+});
+test.afterEach(async () => {
+  await server.stop();
+  await model?.stop();
+  model = null;
+  workspace.remove();
+});
+
+test('the status bar says the model server is down before anything is sent, and clears once it is back', async ({
+  page,
+}) => {
+  // A port where a model server was and is no more.
+  const gone = await startScriptedModelServer();
+  const port = Number(new URL(gone.url).port);
+  await gone.stop();
+  server = await startKastenServer({
+    vault: workspace.vault,
+    dataDir: workspace.dataDir,
+    args: ['--base-url', `http://127.0.0.1:${port}/v1`, '--model', 'scripted-model', '--no-summaries'],
+  });
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  const problem = app.statusBar.getByTestId('model-problem');
+  await expect(problem).toHaveText('⚠ Model server unreachable');
+  await expect(problem).toHaveAttribute('title', /Cannot reach .*127\.0\.0\.1/);
+
+  model = await startScriptedModelServer({ port });
+  // Checked again every 10 s while it cannot answer.
+  await expect(problem).toBeHidden({ timeout: 20_000 });
+  await expect(app.statusBar.getByTestId('model-status')).toContainText('scripted-model');
+});
