@@ -93,6 +93,20 @@ test('Stop during streaming keeps the partial answer', async ({ page }) => {
   await expect(app.chat.getByRole('button', { name: 'Retry' })).toBeVisible();
 });
 
+test('Stop before the first word says so and offers Retry', async ({ page }) => {
+  model.script((_request, index) => (index === 0 ? { fault: 'hang' } : { text: 'Tomatoes need sun.' }));
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await ask(app, 'What do tomatoes need?');
+  const answer = app.chat.getByTestId('assistant-message');
+  await expect(answer).toHaveAttribute('data-status', 'streaming');
+  await app.chat.getByRole('button', { name: 'Stop' }).click();
+  await expect(answer).toHaveAttribute('data-status', 'stopped');
+  await expect(answer).toContainText('Stopped before the answer began.');
+  await app.chat.getByRole('button', { name: 'Retry' }).click();
+  await expect(app.chat.getByTestId('assistant-message').last()).toContainText('Tomatoes need sun.');
+});
+
 test('a failed answer says why and Retry answers again; the session survives restarting the host', async ({
   page,
 }) => {

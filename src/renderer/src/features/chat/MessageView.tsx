@@ -91,7 +91,13 @@ export function MessageView({
           {message.error}
         </p>
       )}
-      {statusNotes[message.status] && <p className="muted small">{statusNotes[message.status]}</p>}
+      {statusNotes[message.status] && (
+        <p className="muted small">
+          {message.status === 'stopped' && message.parts.length === 0
+            ? 'Stopped before the answer began.'
+            : statusNotes[message.status]}
+        </p>
+      )}
       {failed && last && (
         <div className="message-actions">
           <button type="button" onClick={() => void retry()}>
