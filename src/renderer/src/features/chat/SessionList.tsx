@@ -1,3 +1,4 @@
+import { Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { useChatStore } from './chat-store';
 
@@ -63,7 +64,7 @@ export function SessionList({ onClose }: { onClose: () => void }) {
                 setTitle(session.title);
               }}
             >
-              ✎
+              <Pencil size={14} aria-hidden />
             </button>
             <button
               type="button"
@@ -72,7 +73,7 @@ export function SessionList({ onClose }: { onClose: () => void }) {
               aria-label={`Delete ${session.title}`}
               onClick={() => void remove(session.id)}
             >
-              🗑
+              <Trash2 size={14} aria-hidden />
             </button>
           </li>
         ))}

@@ -1,3 +1,4 @@
+import { Paperclip } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import type { NoteFile } from '../../../../shared/domain';
 import type { ResolvedLink } from '../../../../shared/index-domain';
@@ -41,7 +42,7 @@ export function WikiEmbed({
   if (!/\.md$/i.test(path))
     return (
       <span className="wikilink-embed" title={path}>
-        📎 {path.split('/').at(-1)}
+        <Paperclip size={14} aria-hidden /> {path.split('/').at(-1)}
       </span>
     );
   if (chain.includes(path))
