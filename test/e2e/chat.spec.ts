@@ -77,6 +77,30 @@ test('an answer shows its direct, searched, read and cited notes; a chip opens t
   await expect(app.viewer.getByText('Links between notes matter more than folders')).toBeInViewport();
 });
 
+test('a reference card is one target for mouse and keyboard; a broken link shows as typed, with how to create it', async ({
+  page,
+}) => {
+  model.script([{ text: 'One of them exists.' }]);
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await ask(app, 'Compare [[Atomic notes]] with [[Slip boxes]].');
+  await expect(app.chat.getByTestId('assistant-message')).toHaveAttribute('data-status', 'complete');
+
+  const broken = app.references.getByTestId('reference').filter({ hasText: '[[Slip boxes]]' });
+  await expect(broken).toContainText('no such note');
+  await expect(broken).toContainText('Turn on Allow writes to have the assistant create it');
+  await expect(broken.getByRole('button')).toHaveCount(0);
+
+  const atomic = app.references.getByTestId('reference').filter({ hasText: 'Atomic notes.md' });
+  // Anywhere on the card: here its kinds.
+  await atomic.getByTestId('kind-direct').click();
+  await expect(app.viewerTitle()).toHaveText('Atomic notes');
+  await app.viewer.getByRole('button', { name: /close/i }).click();
+  await atomic.getByRole('button').focus();
+  await page.keyboard.press('Enter');
+  await expect(app.viewerTitle()).toHaveText('Atomic notes');
+});
+
 test('Stop during streaming keeps the partial answer', async ({ page }) => {
   model.script([{ text: 'A long answer, word after word. '.repeat(300), chunkSize: 4, delayMs: 15 }]);
   const app = new AppPage(page);

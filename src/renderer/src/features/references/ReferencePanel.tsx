@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useChatStore } from '../chat/chat-store';
+import { useWriteSettingsStore } from '../chat/write-settings-store';
 import { openReference } from './open-reference';
 import { answerReferences, sessionReferences, type ReferenceEntry } from './reference-entries';
 
@@ -11,27 +12,9 @@ const kindLabels: Record<string, string> = {
   cited: 'cited',
 };
 
-function Entry({ entry, showTurns }: { entry: ReferenceEntry; showTurns: boolean }) {
-  const broken = entry.kinds.includes('broken');
+function Details({ entry, showTurns }: { entry: ReferenceEntry; showTurns: boolean }) {
   return (
-    <li
-      className={`reference${broken ? ' reference-broken' : ''}`}
-      data-testid="reference"
-      title={entry.summary || undefined}
-    >
-      <button
-        type="button"
-        className="reference-open"
-        disabled={broken}
-        onClick={() => void openReference(entry.path, entry.subpath)}
-      >
-        <span className="reference-title">{entry.title}</span>
-        <span className="reference-link muted small">
-          [[{entry.title}
-          {entry.subpath ? `#${entry.subpath}` : ''}]]
-        </span>
-      </button>
-      <span className="reference-path muted small">{broken ? 'no such note' : entry.path}</span>
+    <>
       <span className="reference-kinds">
         {entry.kinds.map((kind) => (
           <span key={kind} className={`kind kind-${kind}`} data-testid={`kind-${kind}`}>
@@ -41,7 +24,44 @@ function Entry({ entry, showTurns }: { entry: ReferenceEntry; showTurns: boolean
         {entry.tokens !== null && <span className="muted small">{entry.tokens.toLocaleString()} tokens</span>}
         {showTurns && <span className="muted small">turn {entry.turns.join(', ')}</span>}
       </span>
-      {entry.summary && <p className="reference-summary small">{entry.summary}</p>}
+      {entry.summary && <span className="reference-summary small">{entry.summary}</span>}
+    </>
+  );
+}
+
+/**
+ * A note the answer used, the whole card one target (mouse and keyboard) that opens it; a link that led
+ * nowhere shows as typed, says so, and how to have the note made when the assistant may write.
+ */
+function Entry({ entry, showTurns }: { entry: ReferenceEntry; showTurns: boolean }) {
+  const writes = useWriteSettingsStore((state) => state.settings?.enabled === true);
+  const link = `[[${entry.title}${entry.subpath ? `#${entry.subpath}` : ''}]]`;
+  if (entry.kinds.includes('broken')) {
+    return (
+      <li className="reference reference-broken" data-testid="reference">
+        <span className="reference-title">{link}</span>
+        <span className="reference-path muted small">no such note</span>
+        <Details entry={entry} showTurns={showTurns} />
+        <span className="reference-hint muted small">
+          {writes
+            ? `Ask the assistant to create “${entry.title}”: writes are allowed, and you approve the note.`
+            : 'Turn on Allow writes to have the assistant create it, with your approval.'}
+        </span>
+      </li>
+    );
+  }
+  return (
+    <li className="reference" data-testid="reference" title={entry.summary || undefined}>
+      <button
+        type="button"
+        className="reference-open"
+        onClick={() => void openReference(entry.path, entry.subpath)}
+      >
+        <span className="reference-title">{entry.title}</span>
+        <span className="reference-link muted small">{link}</span>
+        <span className="reference-path muted small">{entry.path}</span>
+        <Details entry={entry} showTurns={showTurns} />
+      </button>
     </li>
   );
 }
