@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../support/app-page';
 import { readmeScreenshot } from '../support/readme-screenshot';
-import { startKastenServer, type RunningServer } from '../support/kasten-server';
+import { scriptedModelArgs, startKastenServer, type RunningServer } from '../support/kasten-server';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
 
@@ -13,7 +13,7 @@ function startHost(): Promise<RunningServer> {
   return startKastenServer({
     vault: workspace.vault,
     dataDir: workspace.dataDir,
-    args: ['--base-url', `${model.url}/v1`, '--model', 'scripted-model', '--no-summaries'],
+    args: scriptedModelArgs(model.url),
   });
 }
 

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../support/app-page';
-import { startKastenServer, type RunningServer } from '../support/kasten-server';
+import { scriptedModelArgs, startKastenServer, type RunningServer } from '../support/kasten-server';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { join } from 'node:path';
 import { startWebHost } from '../../src/main/hosts/web';
@@ -19,15 +19,7 @@ function startHost(port = 0): Promise<RunningServer> {
     vault: workspace.vault,
     dataDir: workspace.dataDir,
     // The last --port wins over the helper's `--port 0`.
-    args: [
-      '--base-url',
-      `${model.url}/v1`,
-      '--model',
-      'scripted-model',
-      '--no-summaries',
-      '--port',
-      String(port),
-    ],
+    args: [...scriptedModelArgs(model.url), '--port', String(port)],
   });
 }
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppPage } from '../support/app-page';
-import { startKastenServer, type RunningServer } from '../support/kasten-server';
+import { scriptedModelArgs, startKastenServer, type RunningServer } from '../support/kasten-server';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { writeSyntheticVault } from '../support/synthetic-vault';
 
@@ -55,7 +55,7 @@ test('during a cold index a block link lands on its block, and a message waits f
   model.script([{ text: 'It is the note read last [1].' }]);
   server = await startKastenServer({
     vault,
-    args: ['--base-url', `${model.url}/v1`, '--model', 'scripted-model', '--no-summaries'],
+    args: scriptedModelArgs(model.url),
   });
   const app = new AppPage(page);
   await page.goto(server.url);

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../support/app-page';
-import { startKastenServer, type RunningServer } from '../support/kasten-server';
+import { scriptedModelArgs, startKastenServer, type RunningServer } from '../support/kasten-server';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
 
@@ -28,7 +28,7 @@ test('the status bar says the model server is down before anything is sent, and 
   server = await startKastenServer({
     vault: workspace.vault,
     dataDir: workspace.dataDir,
-    args: ['--base-url', `http://127.0.0.1:${port}/v1`, '--model', 'scripted-model', '--no-summaries'],
+    args: scriptedModelArgs(`http://127.0.0.1:${port}`),
   });
   const app = new AppPage(page);
   await page.goto(server.url);

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppPage } from '../support/app-page';
-import { startKastenServer, type RunningServer } from '../support/kasten-server';
+import { scriptedModelArgs, startKastenServer, type RunningServer } from '../support/kasten-server';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
 
@@ -20,7 +20,7 @@ test.beforeEach(async () => {
   server = await startKastenServer({
     vault: workspace.vault,
     dataDir: workspace.dataDir,
-    args: ['--base-url', `${model.url}/v1`, '--model', 'scripted-model', '--no-summaries'],
+    args: scriptedModelArgs(model.url),
   });
 });
 test.afterEach(async () => {

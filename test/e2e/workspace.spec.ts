@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { AppPage } from '../support/app-page';
-import { startKastenServer, type RunningServer } from '../support/kasten-server';
+import { scriptedModelArgs, startKastenServer, type RunningServer } from '../support/kasten-server';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
 
@@ -15,7 +15,7 @@ test.beforeEach(async ({ page }) => {
   server = await startKastenServer({
     vault: workspace.vault,
     dataDir: workspace.dataDir,
-    args: ['--base-url', `${model.url}/v1`, '--model', 'scripted-model', '--no-summaries'],
+    args: scriptedModelArgs(model.url),
   });
   errors.length = 0;
   page.on('pageerror', (error) => errors.push(error));

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../support/app-page';
-import { startKastenServer, type RunningServer } from '../support/kasten-server';
+import { scriptedModelArgs, startKastenServer, type RunningServer } from '../support/kasten-server';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
 import { snapshot } from '../support/write-approvals';
@@ -17,7 +17,7 @@ test.beforeEach(async () => {
   server = await startKastenServer({
     vault: workspace.vault,
     dataDir: workspace.dataDir,
-    args: ['--base-url', `${model.url}/v1`, '--model', 'scripted-model', '--no-summaries'],
+    args: scriptedModelArgs(model.url),
   });
 });
 test.afterEach(async () => {

@@ -62,3 +62,8 @@ export async function startKastenServer(
     },
   };
 }
+
+/** The flags that point a host at a scripted model server (`url` without `/v1`), with no background summaries. */
+export function scriptedModelArgs(url: string): string[] {
+  return ['--base-url', `${url}/v1`, '--model', 'scripted-model', '--no-summaries'];
+}

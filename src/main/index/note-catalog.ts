@@ -32,15 +32,12 @@ export class NoteCatalog {
 
   /** The text the search index holds for the note at `path`: its title, headings and body. */
   searchColumns(path: string): { title: string; headings: string; body: string } | null {
-    return (
-      this.db
-        .prepare<[string], { title: string | null; headings: string | null; body: string | null }>(
-          'SELECT title, headings, body FROM notes_fts WHERE rowid = (SELECT id FROM notes WHERE path = ?)',
-        )
-        .all(path)
-        .map((row) => ({ title: row.title ?? '', headings: row.headings ?? '', body: row.body ?? '' }))[0] ??
-      null
-    );
+    const row = this.db
+      .prepare<[string], { title: string | null; headings: string | null; body: string | null }>(
+        'SELECT title, headings, body FROM notes_fts WHERE rowid = (SELECT id FROM notes WHERE path = ?)',
+      )
+      .get(path);
+    return row ? { title: row.title ?? '', headings: row.headings ?? '', body: row.body ?? '' } : null;
   }
 
   /** Path, title, content hash and lead of every note, or of the notes at `paths` that the index knows. */
