@@ -59,9 +59,12 @@ test('an answer shows its direct, searched, read and cited notes; a chip opens t
   await expect(zettel.getByTestId('kind-search-hit')).toBeVisible();
   await expect(zettel.getByTestId('kind-read')).toBeVisible();
   await expect(zettel.getByTestId('kind-cited')).toBeVisible();
-  await expect(app.references.getByTestId('reference').filter({ hasText: 'Atomic notes.md' })).toContainText(
-    'search hit',
-  );
+  const atomic = app.references.getByTestId('reference').filter({ hasText: 'Atomic notes.md' });
+  await expect(atomic).toContainText('search hit');
+  // What the model received from each note: a search hit's snippet too, not only the notes linked.
+  await expect(atomic.getByTestId('reference-tokens')).toHaveText(/^[1-9]\d* tokens$/);
+  await expect(atomic.getByTestId('reference-tokens')).toHaveAttribute('title', /found by a search/);
+  await expect(zettel.getByTestId('reference-tokens')).toHaveAttribute('title', /linked.*read.*search/);
 
   const chip = answer.getByTestId('citation-chip');
   await expect(chip).toHaveText('1');

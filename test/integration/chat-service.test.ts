@@ -92,6 +92,47 @@ describe('a chat turn', () => {
     expect(server.requests.at(-1)!.headers.authorization).toBe('Bearer secret-key');
   });
 
+  it('gives every reference what the model received from that note: a snippet, a whole note, both searches', async () => {
+    server.script([
+      { toolCalls: [{ name: 'search_notes', arguments: { query: 'links' } }] },
+      { toolCalls: [{ name: 'read_note', arguments: { note: 'Atomic notes' } }] },
+      { toolCalls: [{ name: 'search_notes', arguments: { query: 'links' } }] },
+      { text: 'Done.' },
+    ]);
+    const answer = await ask('What is said about links?');
+    const tokensOf = (kind: string, path: string) =>
+      answer.references.find((entry) => entry.kind === kind && entry.path === path)?.tokens;
+    const hit = tokensOf('search-hit', 'Atomic notes.md')!;
+    const read = tokensOf('read', 'Atomic notes.md')!;
+    expect(hit).toBeGreaterThan(10);
+    const readOutput = answer.parts.find((part) => part.type === 'tool-call' && part.name === 'read_note');
+    const wholeNote = (readOutput as { output: string }).output;
+    // Calibrated tokens of the read document: about a token for every four characters of it.
+    expect(read).toBeGreaterThan(wholeNote.length / 8);
+    expect(read).toBeLessThan(wholeNote.length);
+    // The same search twice: the snippet reached the model twice.
+    const searches = answer.parts.filter((part) => part.type === 'tool-call' && part.name === 'search_notes');
+    expect(searches).toHaveLength(2);
+    const once = JSON.parse((searches[0] as { output: string }).output) as { path: string }[];
+    expect(once.some((entry) => entry.path === 'Atomic notes.md')).toBe(true);
+    const single = await (async () => {
+      server.script([
+        { toolCalls: [{ name: 'search_notes', arguments: { query: 'links' } }] },
+        { text: 'Ok.' },
+      ]);
+      const other = await ask('Links again?');
+      return other.references.find(
+        (entry) => entry.kind === 'search-hit' && entry.path === 'Atomic notes.md',
+      )!.tokens!;
+    })();
+    expect(hit).toBe(single * 2);
+    // A search hit is a title, a path and a snippet; the read gave the whole note.
+    expect(read).toBeGreaterThan(single);
+    // Stored with the answer: a reload shows the same costs.
+    const stored = app.chat.session(answer.sessionId).messages.find((message) => message.id === answer.id)!;
+    expect(stored.references.find((entry) => entry.kind === 'read')?.tokens).toBe(read);
+  });
+
   it('keeps document numbers across turns and reads one heading section', async () => {
     server.script([
       { toolCalls: [{ name: 'read_note', arguments: { note: 'ZK', heading: 'Links' } }] },

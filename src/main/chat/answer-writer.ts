@@ -122,6 +122,7 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
       vault: vault.tools,
       writes: options.writes,
       numbers: (path, title) => store.documentNumber(sessionId, path, title),
+      tokensOf: (text) => options.planner.tokensOf(text),
       stepLimit: options.stepLimit,
       signal: controller.signal,
       onChange: (_state, structural) => {

@@ -26,6 +26,8 @@ export interface TurnOptions {
   /** How write tool calls are decided on in this answer. */
   writes: Omit<WriteContext, 'vault'>;
   numbers: DocumentNumbers;
+  /** A text's tokens as the provider counts them (calibrated): what a note's part of a tool result cost. */
+  tokensOf: (text: string) => number;
   stepLimit: number;
   signal: AbortSignal;
   /** Called whenever the answer changed (text arrived, a tool ran); `structural` when a part was added. */
@@ -186,7 +188,7 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
             document: note.document,
             subpath: note.subpath,
             mode: null,
-            tokens: null,
+            tokens: options.tokensOf(note.text),
             summary: options.vault.summary(note.path),
           });
         }
@@ -252,11 +254,16 @@ function setOutcome(
   changed(state, position);
 }
 
-/** One reference per note and kind in a message; the first occurrence wins. */
+/**
+ * One reference per note and kind in a message; the first occurrence wins, but what the note cost adds
+ * up: a note found by two searches was received twice.
+ */
 export function addReference(state: TurnState, reference: ChatReference): void {
-  if (state.references.some((entry) => entry.path === reference.path && entry.kind === reference.kind))
-    return;
-  state.references.push(reference);
+  const known = state.references.find(
+    (entry) => entry.path === reference.path && entry.kind === reference.kind,
+  );
+  if (!known) state.references.push(reference);
+  else if (reference.tokens !== null) known.tokens = (known.tokens ?? 0) + reference.tokens;
 }
 
 function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {

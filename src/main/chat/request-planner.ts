@@ -129,6 +129,11 @@ export class RequestPlanner {
     return compacted ? notice : (notice ?? 'The summary could not be made.');
   }
 
+  /** A text's tokens in the provider's count (calibrated), as every figure the user sees. */
+  tokensOf(text: string): number {
+    return this.options.engine.estimate(this.options.profile, text).calibrated;
+  }
+
   /** What the provider reported for a sent request: the record gets it, the calibration learns from it. */
   reported(request: PlannedRequest, promptTokens: number | null): RequestContext {
     const observation = this.options.engine.recordUsage(this.options.profile, request.raw, promptTokens);

@@ -20,6 +20,8 @@ export interface SurfacedNote {
   kind: Extract<ReferenceKind, 'read' | 'search-hit'>;
   subpath: string | null;
   document: number;
+  /** What of the tool's output carries this note: its tokens are what the model received from it. */
+  text: string;
 }
 
 export interface ToolOutcome {
@@ -112,6 +114,12 @@ function failure(message: string): ToolOutcome {
 
 const json = (value: unknown) => JSON.stringify(value, null, 1);
 
+/** A note among a tool's listed documents, with the entry that carried it to the model. */
+function surfaced(entry: { document: number; title: string; path: string }): SurfacedNote {
+  const { document, title, path } = entry;
+  return { path, title, kind: 'search-hit', subpath: null, document, text: json(entry) };
+}
+
 /** How the model is told a hit was found. */
 const matchedBy: Record<SearchRanker, string> = {
   'all-words': 'all words',
@@ -143,11 +151,8 @@ const tools: {
       content = `${content.slice(0, maxReadChars)}\n\n[… cut: the note is ${content.length} characters long]`;
     }
     const document = numbers(path, title);
-    return {
-      ok: true,
-      output: json({ document, title, path, ...(subpath ? { heading: subpath } : {}), content }),
-      notes: [{ path, title, kind: 'read', subpath, document }],
-    };
+    const output = json({ document, title, path, ...(subpath ? { heading: subpath } : {}), content });
+    return { ok: true, output, notes: [{ path, title, kind: 'read', subpath, document, text: output }] };
   },
 
   async search_notes(vault, numbers, { query, limit }) {
@@ -172,13 +177,7 @@ const tools: {
     return {
       ok: true,
       output: [...notes, found].join('\n'),
-      notes: documents.map(({ document, title, path }) => ({
-        path,
-        title,
-        kind: 'search-hit',
-        subpath: null,
-        document,
-      })),
+      notes: documents.map((entry) => surfaced(entry)),
     };
   },
 
@@ -197,13 +196,7 @@ const tools: {
     return {
       ok: true,
       output: related.length ? `${how}${json(related)}` : `No notes related to "${title}" were found.`,
-      notes: related.map(({ document, title, path: other }) => ({
-        path: other,
-        title,
-        kind: 'search-hit',
-        subpath: null,
-        document,
-      })),
+      notes: related.map((entry) => surfaced(entry)),
     };
   },
 
@@ -223,13 +216,7 @@ const tools: {
     return {
       ok: true,
       output: entries.length ? json(entries) : `No note links to "${title}".`,
-      notes: entries.map(({ document, title: other, path: source }) => ({
-        path: source,
-        title: other,
-        kind: 'search-hit',
-        subpath: null,
-        document,
-      })),
+      notes: entries.map((entry) => surfaced(entry)),
     };
   },
 

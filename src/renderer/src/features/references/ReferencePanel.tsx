@@ -12,6 +12,18 @@ const kindLabels: Record<string, string> = {
   cited: 'cited',
 };
 
+/** How the model received a note, for the tooltip of what it cost. */
+const receivedAs: Partial<Record<string, string>> = {
+  direct: 'linked in the question (whole, or its summary)',
+  read: 'read (the whole note or a section)',
+  'search-hit': 'found by a search (its snippet)',
+};
+
+function costTitle(entry: ReferenceEntry): string {
+  const ways = entry.kinds.flatMap((kind) => receivedAs[kind] ?? []);
+  return `Tokens the model received from this note: ${ways.join('; ')}`;
+}
+
 function Details({ entry, showTurns }: { entry: ReferenceEntry; showTurns: boolean }) {
   return (
     <>
@@ -21,7 +33,11 @@ function Details({ entry, showTurns }: { entry: ReferenceEntry; showTurns: boole
             {kindLabels[kind]}
           </span>
         ))}
-        {entry.tokens !== null && <span className="muted small">{entry.tokens.toLocaleString()} tokens</span>}
+        {entry.tokens !== null && (
+          <span className="muted small" title={costTitle(entry)} data-testid="reference-tokens">
+            {entry.tokens.toLocaleString()} tokens
+          </span>
+        )}
         {showTurns && <span className="muted small">turn {entry.turns.join(', ')}</span>}
       </span>
       {entry.summary && <span className="reference-summary small">{entry.summary}</span>}
