@@ -9,6 +9,7 @@ export type ContextKind =
   | 'reference'
   | 'summary'
   | 'history'
+  | 'agent-prompt'
   | 'attachment'
   | 'current'
   | 'tool-results';
@@ -22,6 +23,7 @@ export const contextKinds: readonly ContextKind[] = [
   'reference',
   'summary',
   'history',
+  'agent-prompt',
   'attachment',
   'current',
   'tool-results',
@@ -42,8 +44,11 @@ export interface RequestItem {
   score?: number;
   /** Tokens; a request's items add up to its estimate. */
   tokens: number;
-  /** `cut`: head … tail with a notice; `fallback`: the stand-in; `masked`: old tool results stubbed. */
-  form: 'whole' | 'cut' | 'fallback' | 'masked';
+  /**
+   * `cut`: head … tail with a notice; `fallback`: the stand-in; `masked`: old tool results or attachments
+   * stubbed; `chunks`: a pinned note too long to give whole, as its passages most relevant to the question.
+   */
+  form: 'whole' | 'cut' | 'fallback' | 'masked' | 'chunks';
   /** For history and summary: the database ids of the messages it stands for. */
   messageIds?: number[];
 }

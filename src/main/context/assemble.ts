@@ -8,7 +8,7 @@ import { contextKinds } from '../../shared/context-domain';
 import type { AssembleInput, ContextKind, DroppedItem, RequestItem } from './context-types';
 import { groupDigits } from './head-tail';
 import { planHistory } from './history-plan';
-import { packRequest, reminderText, summaryMessage } from './request-pack';
+import { agentPromptMessage, packRequest, reminderText, summaryMessage } from './request-pack';
 import { messageOverhead, replyPriming, type TokenCounter } from './token-counter';
 import { prepareTurn } from './turn-steps';
 
@@ -47,31 +47,63 @@ export function assembleRequest(
   const { raw } = budget;
   const notices: string[] = [];
 
-  const tools = (input.tools ?? []).map((schema) => ({ schema, tokens: counter.tool(schema) }));
-  const toolTokens = tools.reduce((sum, tool) => sum + tool.tokens, 0);
-  const offered = input.items ?? [];
-  const selection = selectItems(
-    offered,
-    raw.context - toolTokens,
-    raw.itemCap,
-    aggressive,
-    counter,
-    options.cutNotice,
-  );
+  const fixedTools = (input.tools ?? []).map((schema) => ({
+    schema,
+    include: schema.include ?? ('always' as const),
+    score: undefined as number | undefined,
+    tokens: counter.tool(schema),
+  }));
+  const toolTokens = fixedTools.reduce((sum, tool) => sum + tool.tokens, 0);
+  const systemFor = (names: readonly string[]) =>
+    typeof input.system === 'string' ? input.system : input.system(names);
   const reminders = input.reminders ?? [];
-  let fixed =
+  const agentPrompt = input.agentPrompt?.trim() ? input.agentPrompt.trim() : null;
+  const base =
     messageOverhead +
     replyPriming +
-    counter.text(input.system) +
+    counter.text(systemFor(fixedTools.map((tool) => tool.schema.name))) +
     toolTokens +
-    selection.tokens +
-    selection.placed.length * messageOverhead +
+    (agentPrompt ? messageOverhead + counter.text(agentPromptMessage(agentPrompt)) : 0) +
     messageOverhead +
     counter.text(input.current.text) +
     reminders.reduce((sum, reminder) => sum + messageOverhead + counter.text(reminderText(reminder)), 0);
   const prepare = (mask: boolean) => prepareTurn(input.turn ?? [], raw.itemCap, mask, options, counter);
+  const turnTokens = (steps: ReturnType<typeof prepare>) => steps.reduce((sum, step) => sum + step.tokens, 0);
+  const offered = input.items ?? [];
+  const selection = selectItems(
+    offered,
+    {
+      share: raw.context - toolTokens,
+      itemCap: raw.itemCap,
+      pinned: Math.floor(raw.usable * options.pinnedShare),
+      // Items never push a request over: what is left once the turn's tool results are at their smallest.
+      free: raw.usable - base - turnTokens(prepare(true)),
+      aggressive,
+    },
+    counter,
+    options.cutNotice,
+  );
+  const chosenTools = selection.placed.flatMap((placed) =>
+    placed.input.tool
+      ? [
+          {
+            schema: placed.input.tool,
+            include: placed.input.include,
+            score: placed.input.score,
+            tokens: placed.tokens,
+          },
+        ]
+      : [],
+  );
+  const tools = [...fixedTools, ...chosenTools];
+  const system = systemFor(tools.map((tool) => tool.schema.name));
+  let fixed =
+    base -
+    counter.text(systemFor(fixedTools.map((tool) => tool.schema.name))) +
+    counter.text(system) +
+    selection.tokens +
+    selection.placed.filter((placed) => !placed.input.tool).length * messageOverhead;
   let turn = prepare(aggressive && strategy === 'hybrid');
-  const turnTokens = (steps: typeof turn) => steps.reduce((sum, step) => sum + step.tokens, 0);
   if (!aggressive && strategy === 'hybrid' && fixed + turnTokens(turn) > raw.usable) turn = prepare(true);
   fixed += turnTokens(turn);
 
@@ -117,7 +149,7 @@ export function assembleRequest(
   const byKind = (kind: ContextKind) => selection.placed.filter((placed) => placed.input.kind === kind);
   const packed = packRequest(
     {
-      systemPrompt: input.system,
+      systemPrompt: system,
       rules: byKind('rule'),
       tools,
       summary,
@@ -127,6 +159,7 @@ export function assembleRequest(
         sentIds: history.sentIds,
         form: history.masked > 0 ? 'masked' : history.cut > 0 ? 'cut' : 'whole',
       },
+      agentPrompt,
       before: [...byKind('pinned'), ...byKind('attachment')],
       current: input.current,
       references: byKind('reference'),
@@ -152,7 +185,7 @@ export function assembleRequest(
     system: packed.system,
     messages: packed.messages,
     items: packed.items,
-    dropped: selection.dropped,
+    dropped: [...(input.unchosen ?? []), ...selection.dropped],
     parts,
     estimate: { raw: packed.tokens, calibrated: calibrated(packed.tokens, ratio), ratio },
     budget,

@@ -14,6 +14,8 @@ export interface ContextOptions {
   margin: number;
   /** The most one item (a note, a tool result) may take, as a share of the usable window. */
   itemCap: number;
+  /** Pinned notes together, as a share of the usable window: a note past it is given as passages. */
+  pinnedShare: number;
   /** The share of the usable window past which `summarize` and `hybrid` compact. */
   threshold: number;
   /** Turns kept verbatim after a compaction… */
@@ -36,6 +38,7 @@ export const defaultContextOptions: ContextOptions = {
   shares: { system: 0.1, context: 0.3, conversation: 0.6 },
   margin: 0.05,
   itemCap: 0.3,
+  pinnedShare: 0.6,
   threshold: 0.8,
   tailTurns: 4,
   tailShare: 0.4,

@@ -1,4 +1,4 @@
-import type { ContextStrategy, IncludeMode } from '../../shared/context-domain';
+import type { ContextStrategy, DroppedItem, IncludeMode } from '../../shared/context-domain';
 import type { LlmMessage } from '../llm/llm-types';
 
 export type {
@@ -25,6 +25,19 @@ export interface ModelProfile {
   provider?: 'openai-compatible' | 'anthropic';
 }
 
+/** A tool offered in every request (`always`), or because the user added it to the chat (`manual`). */
+export interface OfferedTool extends ToolSchema {
+  include?: 'always' | 'manual';
+}
+
+/** A file attached to an earlier message, as the model is given it there: whole, or a stub when masked. */
+export interface HistoryAttachment {
+  /** The file's text with its frame (name, kind). */
+  text: string;
+  /** What stands in for it: its name, size and how to read it again. */
+  stub: string;
+}
+
 /**
  * One message of the stored conversation in the form it is sent. An answer that used tools spans
  * several (assistant with tool calls, tool results, …) under its one database id.
@@ -32,6 +45,19 @@ export interface ModelProfile {
 export interface ConversationMessage {
   id: number;
   message: LlmMessage;
+  /** For a question: the files sent with it, given to the model just before its words. */
+  attachments?: readonly HistoryAttachment[];
+}
+
+/** A passage of a pinned note, scored for the question. */
+export interface NotePassage {
+  text: string;
+  /** Relevance to the question; higher first. */
+  score: number;
+  /** Its place in the note. */
+  position: number;
+  /** The headings it stands under. */
+  heading: string;
 }
 
 /** The summary that stands for older messages in the prompt; the messages stay in the database. */
@@ -40,9 +66,9 @@ export interface StoredSummary {
   coveredIds: readonly number[];
 }
 
-/** A rule, pinned note, reference or attachment offered for the request. */
+/** A rule, pinned note, reference, attachment or tool chosen for relevance, offered for the request. */
 export interface ContextItemInput {
-  kind: 'rule' | 'pinned' | 'reference' | 'attachment';
+  kind: 'rule' | 'pinned' | 'reference' | 'attachment' | 'tools';
   label: string;
   path?: string;
   include: Exclude<IncludeMode, 'history'>;
@@ -53,6 +79,12 @@ export interface ContextItemInput {
   fallback?: string;
   /** How the model can read what a cut leaves out ("call read_note with …"), for the cut notice. */
   readHint?: string;
+  /** A tool offered for relevance: its schema, sent with the tools and counted as sent. */
+  tool?: ToolSchema;
+  /** A pinned note: its passages scored for the question, for when the whole note does not fit. */
+  passages?: readonly NotePassage[];
+  /** Lays chosen passages out (in the note's order) as the text the model is given. */
+  excerpt?: (chosen: readonly NotePassage[]) => string;
 }
 
 export interface AssembleInput {
@@ -62,9 +94,15 @@ export interface AssembleInput {
   /** Tokens kept free for the answer (the request's max output tokens). */
   reservedOutput: number;
   strategy?: ContextStrategy;
-  system: string;
-  tools?: readonly ToolSchema[];
+  /** Kasten's system prompt, or how to write it once the request's tools are known. */
+  system: string | ((tools: readonly string[]) => string);
+  /** Tools in every request; tools chosen for relevance come as items. */
+  tools?: readonly OfferedTool[];
   items?: readonly ContextItemInput[];
+  /** Items offered but not chosen (an `agent` rule the question is not about), recorded with why. */
+  unchosen?: readonly DroppedItem[];
+  /** The custom agent prompt, sent as a user message just above the latest question. */
+  agentPrompt?: string | null;
   summary?: StoredSummary | null;
   /** Earlier turns, oldest first, without the current user message. */
   history: readonly ConversationMessage[];

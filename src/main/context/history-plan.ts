@@ -1,6 +1,6 @@
 import type { LlmMessage } from '../llm/llm-types';
 import type { ContextOptions } from './context-options';
-import type { ContextStrategy, ConversationMessage } from './context-types';
+import type { ContextStrategy, ConversationMessage, HistoryAttachment } from './context-types';
 import { blocksOf, sendable, turnStarts, type Block } from './conversation-blocks';
 import { sourceKey } from './head-tail';
 import type { TokenCounter } from './token-counter';
@@ -63,8 +63,15 @@ export function planHistory(input: HistoryInput): HistoryPlan {
     let entry = prepared.get(key);
     if (!entry) {
       entry = { messages: [], messageTokens: [], tokens: 0, masked: 0, cut: 0 };
-      for (const message of sendable(history, blocks[b]!)) {
-        const sent = message.role === 'tool' ? shortenResults(message, mask, entry, input) : message;
+      const block = blocks[b]!;
+      for (const message of sendable(history, block)) {
+        const attachments = block.startsTurn ? history[block.start]!.attachments : undefined;
+        const sent =
+          message.role === 'tool'
+            ? shortenResults(message, mask, entry, input)
+            : message.role === 'user' && attachments?.length
+              ? withAttachments(message.text, attachments, mask, entry, input)
+              : message;
         const tokens = counter.message(sent);
         entry.messages.push(sent);
         entry.messageTokens.push(tokens);
@@ -140,6 +147,26 @@ function findTail(blocks: readonly Block[], tokensOf: (b: number) => number, inp
     tailStart = start;
   }
   return tailStart;
+}
+
+/**
+ * A question with the files sent with it, just before its words: whole, or as stubs that say how to
+ * read them again once they are old and the history is past the threshold (as tool results are masked),
+ * or when one alone is larger than an item may be.
+ */
+function withAttachments(
+  words: string,
+  attachments: readonly HistoryAttachment[],
+  mask: boolean,
+  stats: { masked: number },
+  input: HistoryInput,
+): LlmMessage {
+  const texts = attachments.map((attachment) => {
+    if (!mask && input.counter.text(attachment.text) <= input.itemCap) return attachment.text;
+    stats.masked++;
+    return attachment.stub;
+  });
+  return { role: 'user', text: [...texts, words].join('\n\n') };
 }
 
 function shortenResults(

@@ -1,12 +1,12 @@
 import type { LlmMessage } from '../llm/llm-types';
 import type { PlacedItem } from './context-items';
-import type { RequestItem, ToolSchema } from './context-types';
+import type { IncludeMode, RequestItem, ToolSchema } from './context-types';
 import { joinCost, messageOverhead, replyPriming, type TokenCounter } from './token-counter';
 
 export interface PackInput {
   systemPrompt: string;
   rules: readonly PlacedItem[];
-  tools: readonly { schema: ToolSchema; tokens: number }[];
+  tools: readonly { schema: ToolSchema; include: IncludeMode; score?: number; tokens: number }[];
   summary: { text: string; coveredIds: readonly number[] } | null;
   history: {
     messages: readonly LlmMessage[];
@@ -15,6 +15,8 @@ export interface PackInput {
     sentIds: number[];
     form: RequestItem['form'];
   };
+  /** The custom agent prompt: a user message just above the latest question. */
+  agentPrompt?: string | null;
   /** Pinned notes and attachments, sent just before the user's message. */
   before: readonly PlacedItem[];
   current: { id: number; text: string };
@@ -36,6 +38,11 @@ export interface PackedRequest {
 /** Wraps the summary so the model reads it as an account of earlier turns, not as the user speaking. */
 export function summaryMessage(summary: string): string {
   return `<conversation-summary>\nThe earlier part of this conversation, summarized:\n\n${summary}\n</conversation-summary>`;
+}
+
+/** The user's standing instructions for the assistant, set apart from what they ask now. */
+export function agentPromptMessage(prompt: string): string {
+  return `<agent-instructions>\n${prompt}\n</agent-instructions>`;
 }
 
 export function reminderText(reminder: string): string {
@@ -92,7 +99,8 @@ export function packRequest(input: PackInput, counter: TokenCounter): PackedRequ
     systemTexts.push(rule.text);
   }
   for (const tool of input.tools) {
-    item({ kind: 'tools', label: tool.schema.name, include: 'always', form: 'whole' }).tokens = tool.tokens;
+    const { schema, include, score } = tool;
+    item({ kind: 'tools', label: schema.name, include, score, form: 'whole' }).tokens = tool.tokens;
   }
   if (input.summary) {
     const ids = [...input.summary.coveredIds];
@@ -113,6 +121,10 @@ export function packRequest(input: PackInput, counter: TokenCounter): PackedRequ
     input.history.messages.forEach((message, index) =>
       add(message, entry, input.history.messageTokens[index]),
     );
+  }
+  if (input.agentPrompt) {
+    const entry = item({ kind: 'agent-prompt', label: 'Agent prompt', include: 'always', form: 'whole' });
+    addUser(agentPromptMessage(input.agentPrompt), entry);
   }
   for (const placed of input.before) addUser(placed.text, fromPlaced(placed));
   const current = item({

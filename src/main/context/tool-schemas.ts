@@ -13,7 +13,8 @@ export function toolSchemasOf(tools: readonly LlmTool[]): ToolSchema[] {
     let schema = schemas.get(tool);
     if (!schema) {
       // The `$schema` dialect line is not part of what providers are sent.
-      const { $schema: _dialect, ...parameters } = z.toJSONSchema(tool.input) as Record<string, unknown>;
+      const { $schema: _dialect, ...parameters } =
+        tool.jsonSchema ?? (z.toJSONSchema(tool.input) as Record<string, unknown>);
       schema = { name: tool.name, description: tool.description, parameters };
       schemas.set(tool, schema);
     }

@@ -2,6 +2,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import {
   streamText,
+  jsonSchema,
   tool,
   type LanguageModel,
   type ModelMessage,
@@ -53,7 +54,10 @@ export function createChatModel(
     async *stream(request: LlmRequest): AsyncIterable<LlmEvent> {
       const tools: ToolSet = {};
       for (const definition of request.tools) {
-        tools[definition.name] = tool({ description: definition.description, inputSchema: definition.input });
+        tools[definition.name] = tool({
+          description: definition.description,
+          inputSchema: definition.jsonSchema ? jsonSchema(definition.jsonSchema) : definition.input,
+        });
       }
       const numCtx =
         settings.provider === 'ollama' ? (request.contextWindow ?? (await contextWindow()).tokens) : null;

@@ -23,6 +23,11 @@ export interface LlmTool {
   name: string;
   description: string;
   input: z.ZodType;
+  /**
+   * The input's JSON Schema as another program gave it (an MCP server's tool): sent as it is, and the
+   * arguments are checked by that program, not here. `input` is then any value.
+   */
+  jsonSchema?: Record<string, unknown>;
 }
 
 /** What one model call streams back. */

@@ -11,6 +11,7 @@ export const partLabels: Record<ContextKind, string> = {
   reference: 'References',
   summary: 'Summary',
   history: 'History',
+  'agent-prompt': 'Agent prompt',
   attachment: 'Attachments',
   current: 'Current message',
   'tool-results': 'Tool results',

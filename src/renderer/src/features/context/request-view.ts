@@ -8,6 +8,7 @@ const kindLabels: Record<ContextKind, string> = {
   reference: 'note',
   summary: 'summary',
   history: 'history',
+  'agent-prompt': 'agent prompt',
   attachment: 'attachment',
   current: 'message',
   'tool-results': 'tool result',
