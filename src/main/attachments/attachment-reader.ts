@@ -5,8 +5,15 @@ import {
   refuseBeforeReading,
   type AttachmentResult,
 } from '../../shared/attachment-domain';
-import { isPdfAttachment, readAttachmentContent, type AttachmentTask } from './attachment-content';
+import { readAttachmentContent, type AttachmentTask } from './attachment-content';
 import { raceAbort, ReadingTurns } from './reading-turns';
+
+// A PDF that would take all memory (a decompression bomb) ends the worker, not the app.
+const heapMb = 1024;
+
+function isOutOfMemory(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+}
 
 /** Turns files dropped or pasted on the composer into text for the model, or into a refusal to show. */
 export interface AttachmentReader {
@@ -38,8 +45,7 @@ export function createAttachmentReader(
           idleTimeout: 60_000,
           // As for the index workers: the main thread, which answers the window, wins a busy processor.
           niceIncrement: 10,
-          // A PDF that would take all memory ends the worker, not the app.
-          resourceLimits: { maxOldGenerationSizeMb: 1024 },
+          resourceLimits: { maxOldGenerationSizeMb: heapMb },
         });
   const turns = new ReadingTurns();
   const run = (task: AttachmentTask, signal: AbortSignal): Promise<AttachmentResult> =>
@@ -57,10 +63,12 @@ export function createAttachmentReader(
       } catch (error) {
         signal?.throwIfAborted();
         if (timeout.aborted) return refuseAttachment(name, 'timeout');
-        if (!isPdfAttachment(name, bytes)) throw error;
-        // The worker died on this PDF (out of memory, a crash in pdf.js): the file is the likely cause.
-        const message = `“${name}” could not be read: the PDF reader failed on it, so it may be damaged.`;
-        return refuseAttachment(name, 'pdf-corrupt', message);
+        if (!isOutOfMemory(error)) throw error;
+        return refuseAttachment(
+          name,
+          'too-large',
+          `“${name}” is too large to read: it needs more than ${heapMb / 1024} GB of memory.`,
+        );
       } finally {
         release();
       }

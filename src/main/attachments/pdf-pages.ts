@@ -9,7 +9,7 @@ export type PdfPages =
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 type TextContent = Awaited<ReturnType<Awaited<ReturnType<PdfDocument['getPage']>>['getTextContent']>>;
 
-/** pdf.js's own classes do not cross its fake worker, only their names do. */
+// pdf.js's own classes do not cross its fake worker, only their names do.
 function isPasswordError(error: unknown): boolean {
   return error instanceof Error && error.name === 'PasswordException';
 }

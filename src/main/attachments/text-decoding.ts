@@ -11,7 +11,7 @@ function isControl(code: number): boolean {
   return code < 0x09 || (code > 0x0d && code < 0x20 && code !== 0x1b) || code === 0x7f;
 }
 
-/** Text whose first characters are more than 1% control characters is binary data that happens to decode. */
+// Text whose first characters are more than 1% control characters is binary data that happens to decode.
 function mostlyControls(text: string): boolean {
   const sample = Math.min(text.length, controlSample);
   let controls = 0;
@@ -25,11 +25,9 @@ function utf16Encoding(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
   return null;
 }
 
-/**
- * Decision on invalid UTF-8: up to one bad sequence per thousand characters is decoded as U+FFFD (a
- * stray byte in a log, a file cut mid-character); more means another encoding such as Latin-1, which
- * is refused with advice to save the file as UTF-8 rather than sent to the model as garbled text.
- */
+// Decision on invalid UTF-8: up to one bad sequence per thousand characters is decoded as U+FFFD (a
+// stray byte in a log, a file cut mid-character); more means another encoding such as Latin-1, which
+// is refused with advice to save the file as UTF-8 rather than sent to the model as garbled text.
 function decodeUtf8(bytes: Uint8Array, cut: boolean): string | null {
   // When only a prefix is decoded, `stream` leaves out a character it cut instead of calling it invalid.
   try {
