@@ -29,6 +29,7 @@ export default defineConfig({
           cli: resolve('src/main/cli.ts'),
           // Notes are parsed in worker threads (piscina loads this file in each).
           'index-worker': resolve('src/main/index/index-worker.ts'),
+          'attachment-worker': resolve('src/main/attachments/attachment-worker.ts'),
         },
       },
     },
