@@ -1,0 +1,96 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerConfig } from '../../shared/mcp-domain';
+import { version } from '../version';
+import { WatchedStdioTransport } from './mcp-stdio-transport';
+
+/** A tool as the server lists it. */
+export interface ListedTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments, as the server gave it. */
+  inputSchema: Record<string, unknown>;
+}
+
+/** More pages than this in a tool list is a server stuck in a loop. */
+const maxToolPages = 20;
+
+/** One run of a server: the SDK client, its transport and what was seen on it. */
+export interface McpSession {
+  client: Client;
+  stdio: WatchedStdioTransport | null;
+  tools: ListedTool[];
+  /** Set when Kasten closes the session itself, so its end is not taken for a crash. */
+  closing: boolean;
+  /** Output that was not an MCP message: banners, logs on stdout, garbage. */
+  strayOutput: number;
+  /** The last error the transport reported, kept to explain why it closed. */
+  transportError: unknown;
+}
+
+function listed(tool: Tool): ListedTool {
+  return { name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema };
+}
+
+/** A session not yet connected; `onToolsChanged` hears of tool lists the server announces later. */
+export function openSession(config: McpServerConfig, onToolsChanged: () => void): McpSession {
+  const stdio = config.transport === 'stdio' ? new WatchedStdioTransport(config) : null;
+  const session: McpSession = {
+    client: new Client(
+      { name: 'kasten', version },
+      {
+        capabilities: {},
+        listChanged: {
+          tools: {
+            onChanged: (error, tools) => {
+              if (error || !tools) return;
+              session.tools = tools.map(listed);
+              onToolsChanged();
+            },
+          },
+        },
+      },
+    ),
+    stdio,
+    tools: [],
+    closing: false,
+    strayOutput: 0,
+    transportError: null,
+  };
+  session.client.onerror = (error) => {
+    session.strayOutput++;
+    session.transportError = error;
+  };
+  return session;
+}
+
+/** Connects (spawn or first request, then `initialize`) and lists the tools, each step within `timeout`. */
+export async function connectSession(
+  session: McpSession,
+  config: McpServerConfig,
+  timeout: number,
+): Promise<void> {
+  const transport =
+    session.stdio ??
+    (config.transport === 'http'
+      ? new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } })
+      : null);
+  if (!transport) throw new Error('no transport for this server');
+  await session.client.connect(transport, { timeout });
+  const tools: ListedTool[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < maxToolPages; page++) {
+    const result = await session.client.listTools(cursor ? { cursor } : undefined, { timeout });
+    tools.push(...result.tools.map(listed));
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  session.tools = tools;
+}
+
+/** Closes the connection and, for a child process, returns once it is gone. Never throws. */
+export async function closeSession(session: McpSession): Promise<void> {
+  session.closing = true;
+  await session.client.close().catch(() => undefined);
+}
