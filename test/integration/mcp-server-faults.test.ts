@@ -153,6 +153,23 @@ describe('MCP servers that misbehave', () => {
     expect(output).toContain('\n[… cut: 10,385,760 more characters not shown]\n</tool-output>');
   });
 
+  it('refuses a single message over 32 MB, failing the call and the server instead of filling memory', async () => {
+    manager();
+    await servers.configure([stdioTestServer('files')]);
+    await servers.tools(never);
+
+    const call = await servers.call('mcp__files__huge', { bytes: 40 * 1024 * 1024 }, never);
+
+    expect(call).toEqual({
+      ok: false,
+      output: 'MCP server “files” stopped during the call: it sent a message larger than 32 MB.',
+    });
+    expect(servers.statuses()[0]).toMatchObject({
+      state: 'crashed',
+      message: 'sent a message larger than 32 MB',
+    });
+  });
+
   it('wraps text that tries to break out, its closing tag neutralised', async () => {
     manager();
     await servers.configure([stdioTestServer('files')]);

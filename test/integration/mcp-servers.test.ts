@@ -88,6 +88,25 @@ describe('MCP servers', () => {
     expect(echo).toMatchObject({ ok: true, output: expect.stringContaining('\nover http\n') });
   });
 
+  it('fails a call to an HTTP server that went away, and reports it stopped working', async () => {
+    http = await startHttpTestServer('web');
+    await servers.configure([http.config]);
+    await servers.tools(never);
+    await http.stop();
+
+    const echo = await servers.call('mcp__web__echo', { text: 'anyone?' }, never);
+    const { tools, notices } = await servers.tools(never);
+
+    expect(echo).toEqual({
+      ok: false,
+      output: `MCP tool “echo” on “web” failed: could not reach ${http.config.url}: nothing is listening there.`,
+    });
+    expect(tools).toEqual([]);
+    expect(notices).toEqual([
+      `MCP server “web” stopped working: could not reach ${http.config.url}: nothing is listening there; the chat goes on without its tools.`,
+    ]);
+  });
+
   it('gives a server only the configured environment, not the app’s own', async () => {
     process.env.KASTEN_MCP_TEST_SECRET = 'sk-must-not-leak';
     try {

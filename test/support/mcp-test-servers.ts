@@ -51,7 +51,7 @@ export async function startHttpTestServer(id: string): Promise<HttpTestServer> {
       url: `http://127.0.0.1:${port}/mcp`,
     },
     async stop() {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill();
       await once(child, 'exit');
     },

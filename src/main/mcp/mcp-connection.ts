@@ -69,6 +69,7 @@ export class McpConnection {
   /** Calls a tool, starting the server when needed; every failure is a value with plain words. */
   async call(tool: string, input: Record<string, unknown>, signal: AbortSignal): Promise<CallOutcome> {
     const ready = await this.tools();
+    if (signal.aborted) return { ok: false, message: 'The call was cancelled.', serverText: null };
     const session = this.session;
     if (!ready.ok || !session) {
       const why = ready.ok ? 'it stopped' : ready.message;

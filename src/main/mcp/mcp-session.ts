@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../../shared/mcp-domain';
 import { version } from '../version';
+import { isOversized } from './mcp-failures';
 import { WatchedStdioTransport } from './mcp-stdio-transport';
 
 /** A tool as the server lists it. */
@@ -60,7 +61,8 @@ export function openSession(config: McpServerConfig, onToolsChanged: () => void)
   };
   session.client.onerror = (error) => {
     session.strayOutput++;
-    session.transportError = error;
+    // After refusing an oversized message the transport reads its tail as garbage; the refusal explains more.
+    if (!isOversized(session.transportError)) session.transportError = error;
   };
   return session;
 }

@@ -27,8 +27,8 @@ export class StderrTail {
     return null;
   }
 
-  /** Everything kept, oldest first. */
+  /** The lines kept with something on them, oldest first. */
   text(): string {
-    return [...this.lines, this.partial].filter((line) => line.length > 0).join('\n');
+    return [...this.lines, this.partial].filter((line) => line.trim().length > 0).join('\n');
   }
 }
