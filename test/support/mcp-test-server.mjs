@@ -1,6 +1,6 @@
 // A small MCP server for the tests, run with plain `node`. Flags: --garbage, --no-initialize,
 // --crash-on-start, --http <port> (0 picks a free port; the port is printed as "listening <port>").
-// With MCP_TEST_START_LOG set, each start appends its pid to that file.
+// With MCP_TEST_START_LOG set, each start appends its pid to that file; with MCP_TEST_CALL_LOG, `slow` logs its calls.
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
@@ -37,6 +37,7 @@ async function testServer() {
     'slow',
     { description: 'Answers after ms milliseconds.', inputSchema: { ms: z.number() } },
     async ({ ms }) => {
+      if (process.env.MCP_TEST_CALL_LOG) appendFileSync(process.env.MCP_TEST_CALL_LOG, `slow ${ms}\n`);
       await new Promise((resolve) => setTimeout(resolve, ms));
       return text(`waited ${ms} ms`);
     },

@@ -33,9 +33,10 @@ export interface HttpTestServer {
 }
 
 /** Runs the test server over streamable HTTP on a free port of 127.0.0.1. */
-export async function startHttpTestServer(id: string): Promise<HttpTestServer> {
+export async function startHttpTestServer(id: string, env: NodeJS.ProcessEnv = {}): Promise<HttpTestServer> {
   const child = spawn(process.execPath, [testServerScript, '--http', '0'], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
   });
   const lines = createInterface({ input: child.stdout });
   const [line] = (await once(lines, 'line')) as [string];

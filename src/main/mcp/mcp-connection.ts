@@ -1,6 +1,15 @@
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig, McpServerState, McpServerStatus } from '../../shared/mcp-domain';
-import { exitDescription, exitHow, isUnreachable, problem, seconds, startFailure } from './mcp-failures';
+import {
+  exitDescription,
+  exitHow,
+  isOversized,
+  isUnreachable,
+  problem,
+  seconds,
+  startFailure,
+} from './mcp-failures';
 import { closeSession, connectSession, openSession, type ListedTool, type McpSession } from './mcp-session';
 
 /** How long Kasten waits for MCP servers, and how long it leaves a failed one alone. */
@@ -79,14 +88,18 @@ export class McpConnection {
         serverText: null,
       };
     }
+    const cut = new AbortController();
+    session.calls.add(cut);
     try {
-      const options = { timeout: this.timeouts.callMs, signal };
+      const options = { timeout: this.timeouts.callMs, signal: AbortSignal.any([signal, cut.signal]) };
       const result = await session.client.callTool({ name: tool, arguments: input }, undefined, options);
       // The SDK parsed the reply with its CallToolResult schema (the default); only its type is wider.
       if (Array.isArray(result.content)) return { ok: true, result: result as CallToolResult };
       return { ok: true, result: { content: [{ type: 'text', text: JSON.stringify(result.toolResult) }] } };
     } catch (error) {
       return this.callFailure(error, session, tool, signal);
+    } finally {
+      session.calls.delete(cut);
     }
   }
 
@@ -101,7 +114,10 @@ export class McpConnection {
   }
 
   private async start(): Promise<ToolsOutcome> {
-    const session = openSession(this.config, () => this.changed());
+    const session = openSession(this.config, {
+      toolsChanged: () => this.changed(),
+      streamCut: () => this.streamCut(session),
+    });
     this.session = session;
     session.client.onclose = () => this.closed(session);
     this.setState('starting', null);
@@ -145,6 +161,14 @@ export class McpConnection {
     this.setState('crashed', exitDescription(session.stdio, session.transportError));
   }
 
+  /** An HTTP stream broke: take the server for gone, so calls fail now rather than at their timeout. */
+  private streamCut(session: McpSession): void {
+    if (this.session !== session || this.state !== 'ready') return;
+    session.lost = 'the connection to it was cut';
+    this.drop(session, 'crashed', 'the connection to the server was cut');
+    for (const call of session.calls) call.abort();
+  }
+
   private callFailure(error: unknown, session: McpSession, tool: string, signal: AbortSignal): CallOutcome {
     const server = `“${this.config.name}”`;
     const failure = (message: string, serverText: string | null = null): CallOutcome => ({
@@ -155,8 +179,11 @@ export class McpConnection {
     if (signal.aborted) return failure('The call was cancelled.');
     const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
     if (closed || this.session !== session) {
-      const why = session.closing ? 'was stopped' : exitHow(session.stdio, session.transportError);
-      return failure(`MCP server ${server} stopped during the call: it ${why}.`);
+      const exited = session.stdio?.exit || isOversized(session.transportError);
+      const why = exited
+        ? `it ${exitHow(session.stdio, session.transportError)}`
+        : (session.lost ?? (session.closing ? 'it was stopped' : 'it closed the connection'));
+      return failure(`MCP server ${server} stopped during the call: ${why}.`);
     }
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       return failure(
@@ -165,13 +192,20 @@ export class McpConnection {
     }
     if (error instanceof McpError) return failure(`MCP server ${server} refused the call.`, error.message);
     if (this.config.transport === 'http' && isUnreachable(error)) {
-      // The server went away: start afresh on a later demand, after the cool-down.
-      this.session = null;
-      this.failedAt = this.now();
-      this.setState('crashed', problem(error, this.config));
-      this.retire(session);
+      // The server went away: connect afresh on a later demand, after the cool-down.
+      this.drop(session, 'crashed', problem(error, this.config));
+    } else if (error instanceof StreamableHTTPError && error.code === 404) {
+      // The server forgot the session (it restarted, or it expires them): connect afresh on the next demand.
+      this.drop(session, 'stopped', 'the server ended the session; it is reconnected when next needed');
     }
     return failure(`MCP tool “${tool}” on ${server} failed: ${problem(error, this.config)}.`);
+  }
+
+  private drop(session: McpSession, state: 'crashed' | 'stopped', message: string): void {
+    this.session = null;
+    this.failedAt = this.now();
+    this.setState(state, message);
+    this.retire(session);
   }
 
   private retire(session: McpSession): void {

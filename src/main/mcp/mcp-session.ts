@@ -28,14 +28,36 @@ export interface McpSession {
   strayOutput: number;
   /** The last error the transport reported, kept to explain why it closed. */
   transportError: unknown;
+  /** Aborts the calls under way, for when the connection is cut without the SDK noticing. */
+  calls: Set<AbortController>;
+  /** Why Kasten gave up on the session, in words that follow "stopped during the call:". */
+  lost: string | null;
+}
+
+/** What a session tells its connection about, besides replies. */
+export interface SessionEvents {
+  toolsChanged(): void;
+  /** An HTTP response stream broke: the SDK leaves its requests waiting for their timeouts. */
+  streamCut(): void;
 }
 
 function listed(tool: Tool): ListedTool {
-  return { name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema };
+  const description = tool.description ?? '';
+  return {
+    name: tool.name,
+    description:
+      description.length > maxDescriptionChars
+        ? `${description.slice(0, maxDescriptionChars)}…`
+        : description,
+    inputSchema: tool.inputSchema,
+  };
 }
 
-/** A session not yet connected; `onToolsChanged` hears of tool lists the server announces later. */
-export function openSession(config: McpServerConfig, onToolsChanged: () => void): McpSession {
+/** Tool descriptions are the server's words sent with every request; a longer one is cut. */
+const maxDescriptionChars = 4_000;
+
+/** A session not yet connected. */
+export function openSession(config: McpServerConfig, events: SessionEvents): McpSession {
   const stdio = config.transport === 'stdio' ? new WatchedStdioTransport(config) : null;
   const session: McpSession = {
     client: new Client(
@@ -47,7 +69,7 @@ export function openSession(config: McpServerConfig, onToolsChanged: () => void)
             onChanged: (error, tools) => {
               if (error || !tools) return;
               session.tools = tools.map(listed);
-              onToolsChanged();
+              events.toolsChanged();
             },
           },
         },
@@ -58,11 +80,14 @@ export function openSession(config: McpServerConfig, onToolsChanged: () => void)
     closing: false,
     strayOutput: 0,
     transportError: null,
+    calls: new Set(),
+    lost: null,
   };
   session.client.onerror = (error) => {
     session.strayOutput++;
     // After refusing an oversized message the transport reads its tail as garbage; the refusal explains more.
     if (!isOversized(session.transportError)) session.transportError = error;
+    if (error.message.startsWith('SSE stream disconnected')) events.streamCut();
   };
   return session;
 }
