@@ -1,15 +1,7 @@
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig, McpServerState, McpServerStatus } from '../../shared/mcp-domain';
-import {
-  exitDescription,
-  exitHow,
-  isOversized,
-  isUnreachable,
-  problem,
-  seconds,
-  startFailure,
-} from './mcp-failures';
+import { callFailure, serverLoss, type CallOutcome } from './mcp-call-failure';
+import { exitDescription, seconds, startFailure } from './mcp-failures';
 import { closeSession, connectSession, openSession, type ListedTool, type McpSession } from './mcp-session';
 
 /** How long Kasten waits for MCP servers, and how long it leaves a failed one alone. */
@@ -25,10 +17,6 @@ export interface McpTimeouts {
 export const defaultMcpTimeouts: McpTimeouts = { startMs: 10_000, callMs: 60_000, coolDownMs: 30_000 };
 
 export type ToolsOutcome = { ok: true; tools: ListedTool[] } | { ok: false; message: string };
-
-/** A failed call: `message` is Kasten's words; `serverText` is what the server said, to be shown as untrusted. */
-export type CallOutcome =
-  { ok: true; result: CallToolResult } | { ok: false; message: string; serverText: string | null };
 
 /** One configured MCP server: started on demand, watched for crashes, restarted after a cool-down. */
 export class McpConnection {
@@ -97,7 +85,14 @@ export class McpConnection {
       if (Array.isArray(result.content)) return { ok: true, result: result as CallToolResult };
       return { ok: true, result: { content: [{ type: 'text', text: JSON.stringify(result.toolResult) }] } };
     } catch (error) {
-      return this.callFailure(error, session, tool, signal);
+      const ended = this.session !== session;
+      const { callMs } = this.timeouts;
+      const failed = { error, config: this.config, session, tool, callMs, cancelled: signal.aborted, ended };
+      const outcome = callFailure(failed);
+      const loss = ended ? null : serverLoss(error, this.config);
+      // Connect afresh on a later demand: after the cool-down when the server is gone.
+      if (loss) this.drop(session, loss.state, loss.message);
+      return outcome;
     } finally {
       session.calls.delete(cut);
     }
@@ -167,38 +162,6 @@ export class McpConnection {
     session.lost = 'the connection to it was cut';
     this.drop(session, 'crashed', 'the connection to the server was cut');
     for (const call of session.calls) call.abort();
-  }
-
-  private callFailure(error: unknown, session: McpSession, tool: string, signal: AbortSignal): CallOutcome {
-    const server = `“${this.config.name}”`;
-    const failure = (message: string, serverText: string | null = null): CallOutcome => ({
-      ok: false,
-      message,
-      serverText,
-    });
-    if (signal.aborted) return failure('The call was cancelled.');
-    const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
-    if (closed || this.session !== session) {
-      const exited = session.stdio?.exit || isOversized(session.transportError);
-      const why = exited
-        ? `it ${exitHow(session.stdio, session.transportError)}`
-        : (session.lost ?? (session.closing ? 'it was stopped' : 'it closed the connection'));
-      return failure(`MCP server ${server} stopped during the call: ${why}.`);
-    }
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return failure(
-        `MCP tool “${tool}” on ${server} did not answer within ${seconds(this.timeouts.callMs)}.`,
-      );
-    }
-    if (error instanceof McpError) return failure(`MCP server ${server} refused the call.`, error.message);
-    if (this.config.transport === 'http' && isUnreachable(error)) {
-      // The server went away: connect afresh on a later demand, after the cool-down.
-      this.drop(session, 'crashed', problem(error, this.config));
-    } else if (error instanceof StreamableHTTPError && error.code === 404) {
-      // The server forgot the session (it restarted, or it expires them): connect afresh on the next demand.
-      this.drop(session, 'stopped', 'the server ended the session; it is reconnected when next needed');
-    }
-    return failure(`MCP tool “${tool}” on ${server} failed: ${problem(error, this.config)}.`);
   }
 
   private drop(session: McpSession, state: 'crashed' | 'stopped', message: string): void {
