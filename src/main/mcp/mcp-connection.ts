@@ -52,8 +52,8 @@ export class McpConnection {
 
   /** The server's tools, starting it when needed; within the cool-down a failure is reported, not retried. */
   tools(): Promise<ToolsOutcome> {
-    if (this.state === 'ready' && this.session)
-      return Promise.resolve({ ok: true, tools: this.session.tools });
+    const ready = this.state === 'ready' ? this.session : null;
+    if (ready) return Promise.resolve({ ok: true, tools: ready.tools });
     if (this.starting) return this.starting;
     const resting = this.state === 'failed' || this.state === 'crashed';
     if (this.disposed || (resting && this.now() - this.failedAt < this.timeouts.coolDownMs)) {

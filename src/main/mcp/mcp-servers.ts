@@ -117,12 +117,14 @@ export class McpServers {
   async call(qualifiedName: string, input: unknown, signal: AbortSignal): Promise<McpCallOutcome> {
     const address = this.names.lookup(qualifiedName);
     const connection = address && this.connections.get(address.server);
-    if (!address || !connection)
+    if (!address || !connection) {
       return { ok: false, output: `There is no MCP tool named "${qualifiedName}".` };
+    }
     const { config } = connection;
     if (!config.enabled) return { ok: false, output: `MCP server “${config.name}” is turned off.` };
-    if (!isArguments(input))
+    if (!isArguments(input)) {
       return { ok: false, output: `The arguments of ${qualifiedName} must be an object.` };
+    }
     const outcome = await connection.call(address.tool, input, signal);
     if (outcome.ok) {
       const output = wrapUntrusted(config.id, address.tool, toolResultText(outcome.result));
