@@ -1,0 +1,123 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerConfig } from '../../shared/mcp-domain';
+import { version } from '../version';
+import { isOversized } from './mcp-failures';
+import { WatchedStdioTransport } from './mcp-stdio-transport';
+
+/** A tool as the server lists it. */
+export interface ListedTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments, as the server gave it. */
+  inputSchema: Record<string, unknown>;
+}
+
+/** More pages than this in a tool list is a server stuck in a loop. */
+const maxToolPages = 20;
+
+/** One run of a server: the SDK client, its transport and what was seen on it. */
+export interface McpSession {
+  client: Client;
+  stdio: WatchedStdioTransport | null;
+  tools: ListedTool[];
+  /** Set when Kasten closes the session itself, so its end is not taken for a crash. */
+  closing: boolean;
+  /** Output that was not an MCP message: banners, logs on stdout, garbage. */
+  strayOutput: number;
+  /** The last error the transport reported, kept to explain why it closed. */
+  transportError: unknown;
+  /** Aborts the calls under way, for when the connection is cut without the SDK noticing. */
+  calls: Set<AbortController>;
+  /** Why Kasten gave up on the session, in words that follow "stopped during the call:". */
+  lost: string | null;
+}
+
+/** What a session tells its connection about, besides replies. */
+export interface SessionEvents {
+  toolsChanged(): void;
+  /** An HTTP response stream broke: the SDK leaves its requests waiting for their timeouts. */
+  streamCut(): void;
+}
+
+function listed(tool: Tool): ListedTool {
+  const description = tool.description ?? '';
+  return {
+    name: tool.name,
+    description:
+      description.length > maxDescriptionChars
+        ? `${description.slice(0, maxDescriptionChars)}…`
+        : description,
+    inputSchema: tool.inputSchema,
+  };
+}
+
+/** Tool descriptions are the server's words sent with every request; a longer one is cut. */
+const maxDescriptionChars = 4_000;
+
+/** A session not yet connected. */
+export function openSession(config: McpServerConfig, events: SessionEvents): McpSession {
+  const stdio = config.transport === 'stdio' ? new WatchedStdioTransport(config) : null;
+  const session: McpSession = {
+    client: new Client(
+      { name: 'kasten', version },
+      {
+        capabilities: {},
+        listChanged: {
+          tools: {
+            onChanged: (error, tools) => {
+              if (error || !tools) return;
+              session.tools = tools.map(listed);
+              events.toolsChanged();
+            },
+          },
+        },
+      },
+    ),
+    stdio,
+    tools: [],
+    closing: false,
+    strayOutput: 0,
+    transportError: null,
+    calls: new Set(),
+    lost: null,
+  };
+  session.client.onerror = (error) => {
+    session.strayOutput++;
+    // After refusing an oversized message the transport reads its tail as garbage; the refusal explains more.
+    if (!isOversized(session.transportError)) session.transportError = error;
+    if (error.message.startsWith('SSE stream disconnected')) events.streamCut();
+  };
+  return session;
+}
+
+/** Connects (spawn or first request, then `initialize`) and lists the tools, each step within `timeout`. */
+export async function connectSession(
+  session: McpSession,
+  config: McpServerConfig,
+  timeout: number,
+): Promise<void> {
+  const transport =
+    session.stdio ??
+    (config.transport === 'http'
+      ? new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } })
+      : null);
+  if (!transport) throw new Error('no transport for this server');
+  await session.client.connect(transport, { timeout });
+  const tools: ListedTool[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < maxToolPages; page++) {
+    const result = await session.client.listTools(cursor ? { cursor } : undefined, { timeout });
+    tools.push(...result.tools.map(listed));
+    cursor = result.nextCursor;
+    if (!cursor) break;
+  }
+  session.tools = tools;
+}
+
+/** Closes the connection and, for a child process, returns once it is gone. Never throws. */
+export async function closeSession(session: McpSession): Promise<void> {
+  session.closing = true;
+  await session.client.close().catch(() => undefined);
+}

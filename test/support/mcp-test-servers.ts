@@ -1,0 +1,79 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { McpHttpServerConfig, McpStdioServerConfig } from '../../src/shared/mcp-domain';
+
+/** The test MCP server, run with the same Node as the tests. */
+export const testServerScript = join(import.meta.dirname, 'mcp-test-server.mjs');
+
+/** A stdio server running the test server with `flags`. */
+export function stdioTestServer(
+  id: string,
+  flags: string[] = [],
+  more: Partial<McpStdioServerConfig> = {},
+): McpStdioServerConfig {
+  return {
+    id,
+    name: id,
+    enabled: true,
+    include: 'always',
+    tools: {},
+    transport: 'stdio',
+    command: process.execPath,
+    args: [testServerScript, ...flags],
+    env: {},
+    ...more,
+  };
+}
+
+export interface HttpTestServer {
+  config: McpHttpServerConfig;
+  stop(): Promise<void>;
+}
+
+/** Runs the test server over streamable HTTP on a free port of 127.0.0.1. */
+export async function startHttpTestServer(id: string, env: NodeJS.ProcessEnv = {}): Promise<HttpTestServer> {
+  const child = spawn(process.execPath, [testServerScript, '--http', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
+  const lines = createInterface({ input: child.stdout });
+  const [line] = (await once(lines, 'line')) as [string];
+  const port = Number(/^listening (\d+)$/.exec(line)?.[1]);
+  return {
+    config: {
+      id,
+      name: id,
+      enabled: true,
+      include: 'always',
+      tools: {},
+      transport: 'http',
+      url: `http://127.0.0.1:${port}/mcp`,
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill();
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** Whether a process with this pid exists (a reaped child no longer does). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Waits until `ready()` holds, checking every 20 ms; fails after `ms` so a broken test cannot hang. */
+export async function waitFor(ready: () => boolean, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!ready()) {
+    if (Date.now() > until) throw new Error(`still waiting after ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
