@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { IndexChange } from '../shared/index-domain';
 import type { Handlers } from '../shared/contract';
 import type { AppInfo, HostKind } from '../shared/domain';
 import type { ModelSettings } from '../shared/chat-domain';
@@ -16,6 +18,8 @@ import type { ContextStrategy } from '../shared/context-domain';
 import { ApiKeys, type SecretBox } from './llm/api-keys';
 import { createEmbeddings, type Embeddings } from './embeddings/embedding-app';
 import { ChatExporter } from './export/chat-export';
+import { createContextItems } from './items/items-app';
+import { vaultTools } from './chat/vault-tools';
 import type { EmbeddingSettings } from '../shared/embedding-domain';
 import { ModelService } from './llm/model-service';
 import { ModelSettingsStore } from './llm/model-settings';
@@ -82,6 +86,12 @@ export interface KastenApp {
   readonly exporter: ChatExporter;
   start(): Promise<void>;
   dispose(): Promise<void>;
+}
+
+/** The attachment reader's worker, built beside the parser's; null (read in process) when it is not there. */
+function attachmentWorkerBeside(indexWorker: string | undefined): string | null {
+  const file = indexWorker ? join(dirname(indexWorker), 'attachment-worker.js') : null;
+  return file && existsSync(file) ? file : null;
 }
 
 /** The composition root: builds every service in order. Every host goes through here. */
@@ -157,6 +167,29 @@ export function createApp(options: AppOptions): KastenApp {
     };
     return { root: open.path, name: open.name, tools };
   };
+  const embeddings = createEmbeddings({
+    db,
+    events,
+    index,
+    readNote: (path) => vault.readNote(path),
+    keys,
+    chat: { settings: () => modelSettings.get(), answering: () => chat.answering() },
+    overrides: options.embeddings,
+    background: options.backgroundEmbeddings ?? options.host !== 'cli',
+  });
+
+  const items = createContextItems({
+    db,
+    events,
+    vault: () => vault.summary()?.path ?? null,
+    index,
+    readNote: (path) => vault.readNote(path),
+    vaultTools,
+    vectors: embeddings.texts,
+    attachmentWorker: attachmentWorkerBeside(options.indexWorker),
+    tokens: (text) => context.tokensOf(text),
+    attachmentRoom: () => context.attachmentRoom(),
+  });
   const context = new SessionContext({
     engine: new ContextEngine({ calibrations: chatStore.contexts }),
     store: chatStore,
@@ -175,6 +208,8 @@ export function createApp(options: AppOptions): KastenApp {
     model: () => models.summaryModel() ?? models.chatModel(),
     vault: openVault,
     writesOffered: () => writes.permissions.offered(writes.mode),
+    items: items.service,
+    attachments: items.attachments,
     strategy: options.contextStrategy,
     compactionTimeoutMs: options.compactionTimeoutMs,
   });
@@ -186,18 +221,9 @@ export function createApp(options: AppOptions): KastenApp {
     indexed: () => index.whenIdle(),
     context,
     writes,
+    items: items.service,
+    attachments: { intake: items.intake, store: items.attachments },
   });
-  const embeddings = createEmbeddings({
-    db,
-    events,
-    index,
-    readNote: (path) => vault.readNote(path),
-    keys,
-    chat: { settings: () => modelSettings.get(), answering: () => chat.answering() },
-    overrides: options.embeddings,
-    background: options.backgroundEmbeddings ?? options.host !== 'cli',
-  });
-
   const exporter = new ChatExporter({
     db,
     session: (id) => chat.session(id),
@@ -294,7 +320,11 @@ export function createApp(options: AppOptions): KastenApp {
     'notes:titles': async () => index.titles(),
     ...embeddings.handlers,
     ...writes.handlers,
+    ...items.handlers,
   };
+  const stopFollowing = events.subscribe((channel, payload) => {
+    if (channel === 'index:changed') items.indexChanged(payload as IndexChange);
+  });
 
   return {
     handlers,
@@ -312,6 +342,7 @@ export function createApp(options: AppOptions): KastenApp {
       chat.start();
       background.start();
       embeddings.start();
+      await items.start();
       const initial =
         options.vault ??
         recent.list().find((entry) => existsSync(entry.path))?.path ??
@@ -323,6 +354,8 @@ export function createApp(options: AppOptions): KastenApp {
       await embeddings.stop();
       // Answers stop and save what they streamed before the database closes.
       await chat.dispose();
+      stopFollowing();
+      await items.stop();
       await vault.dispose();
       await index.close();
       await workers.dispose();

@@ -1,3 +1,4 @@
+import type { AttachmentInfo } from './context-items-domain';
 import type { ContextStrategy, RequestContext, SessionCompaction } from './context-domain';
 /**
  * Which kind of server answers: Ollama through its native API (Kasten sets the window on each request),
@@ -118,7 +119,14 @@ export interface ContextPart {
   text: string;
 }
 
-export type MessagePart = TextPart | ToolCallPart | ContextPart;
+/** A file sent with a question: its text went to the model with it (and is kept with the message). */
+export interface AttachmentPart {
+  type: 'attachment';
+  step: number;
+  attachment: AttachmentInfo;
+}
+
+export type MessagePart = TextPart | ToolCallPart | ContextPart | AttachmentPart;
 
 /** How a note was used by a message. */
 export type ReferenceKind = 'direct' | 'broken' | 'read' | 'search-hit' | 'cited';

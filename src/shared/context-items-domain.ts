@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AttachmentKind } from './attachment-domain';
 
 /**
  * How a context item gets into requests: in every request of every chat (`always`), in the chats the
@@ -50,7 +51,7 @@ export interface AttachmentInfo {
   id: number;
   messageId: number;
   name: string;
-  kind: 'markdown' | 'text' | 'code' | 'pdf';
+  kind: AttachmentKind;
   pages: number | null;
   bytes: number;
   tokens: number;
@@ -62,7 +63,7 @@ export interface PreparedAttachment {
   /** Hands the file to `chat:send`; valid for this run of Kasten only. */
   token: string;
   name: string;
-  kind: AttachmentInfo['kind'];
+  kind: AttachmentKind;
   pages: number | null;
   bytes: number;
   tokens: number;
@@ -124,12 +125,12 @@ export interface SessionItems {
   notices: string[];
 }
 
-/**
- * Whether an item is in a chat's requests by its mode alone (`always`), by the user's choice (`manual`,
- * when added), or when the question is about it (`agent`): `active` says the user added a manual one.
- */
-export function inForChat(include: ItemInclude, active: boolean): boolean | 'by-relevance' {
-  if (include === 'always') return true;
-  if (include === 'manual') return active;
-  return 'by-relevance';
+/** What `chat:send` takes: the message, its chat, files read by `attachments:prepare`, items to add first. */
+export interface SendInput {
+  sessionId?: string;
+  text: string;
+  /** Tokens of prepared attachments, sent with this message. */
+  attachments?: string[];
+  /** Items added to the chat before the message is answered (chosen in a chat not started yet). */
+  items?: { rules?: string[]; tools?: string[]; pinned?: string[] };
 }

@@ -43,26 +43,21 @@ import type {
   VaultHealth,
 } from './index-domain';
 
-/** A request channel: its input schema, and its output type carried as a phantom. */
-export interface RequestDefinition<Input extends z.ZodType, Output> {
-  readonly input: Input;
-  readonly output?: Output;
-}
+import { event, request } from './contract-definitions';
+import { itemEvents, itemRequests } from './items-contract';
 
-/** A push event sent from the main process to the renderer. */
-export interface EventDefinition<Payload> {
-  readonly payload?: Payload;
-}
-
-function request<Output>() {
-  return <Input extends z.ZodType>(input: Input): RequestDefinition<Input, Output> => ({ input });
-}
-
-function event<Payload>(): EventDefinition<Payload> {
-  return {};
-}
+export type { EventDefinition, RequestDefinition } from './contract-definitions';
 
 const sessionId = z.string().min(1).max(100);
+
+/** Items chosen for a chat before it existed: rule paths or names, tool names, note paths. */
+const sendItems = z
+  .object({
+    rules: z.array(z.string().min(1).max(4096)).max(200).optional(),
+    tools: z.array(z.string().min(1).max(200)).max(200).optional(),
+    pinned: z.array(z.string().min(1).max(4096)).max(200).optional(),
+  })
+  .strict();
 
 /** How `search:notes` ranks: by words, by meaning, or both fused. */
 export const searchModes = ['lexical', 'semantic', 'hybrid'] as const;
@@ -174,6 +169,8 @@ export const requests = {
       .object({
         sessionId: sessionId.optional(),
         text: z.string().min(1, 'The message is empty.').max(200_000),
+        attachments: z.array(z.string().min(1).max(100)).max(20).optional(),
+        items: sendItems.optional(),
       })
       .strict(),
   ),
@@ -290,6 +287,7 @@ export const requests = {
   'embeddings:cancel': request<null>()(z.undefined()),
   /** Saves the embedding model's settings; another model's vectors are dropped and rebuilt. */
   'embeddings:configure': request<EmbeddingStatus>()(embeddingSettingsSchema),
+  ...itemRequests,
 } as const;
 
 /** Every event the main process pushes. */
@@ -308,6 +306,7 @@ export const events = {
   'summaries:progress': event<SummaryProgress>(),
   /** Embedding the vault advanced, paused, finished, failed or was cancelled. */
   'embeddings:progress': event<EmbeddingProgress>(),
+  ...itemEvents,
 } as const;
 
 export type RequestChannel = keyof typeof requests;

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAttachmentReader } from '../../src/main/attachments/attachment-reader';
 import { writePdf } from '../fixtures/attachments/pdf-writer';
+// Built by the integration global setup with the rest of the main process.
+import { builtAttachmentWorker } from '../support/built-worker';
 
-// Built by the integration global setup (test/support/built-worker.ts) with the rest of the main process.
-const builtAttachmentWorker = join(import.meta.dirname, '..', '..', 'out', 'main', 'attachment-worker.js');
 const fixture = (name: string): Uint8Array =>
   new Uint8Array(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'attachments', name)));
 const line = 'The heron waits at the weir every morning, and the river rises in March.';

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 const root = join(import.meta.dirname, '..', '..');
 /** The parser worker as the app runs it: built by electron-vite, loaded by piscina in worker threads. */
 export const builtIndexWorker = join(root, 'out', 'main', 'index-worker.js');
+/** The attachment reader's worker, built beside it. */
+export const builtAttachmentWorker = join(root, 'out', 'main', 'attachment-worker.js');
 
 function newestSource(dir: string): number {
   let newest = 0;
@@ -21,6 +23,7 @@ export default function setup(): void {
     newestSource(join(root, 'src', 'main')),
     newestSource(join(root, 'src', 'shared')),
   );
-  if (existsSync(builtIndexWorker) && statSync(builtIndexWorker).mtimeMs >= sources) return;
+  const fresh = (file: string) => existsSync(file) && statSync(file).mtimeMs >= sources;
+  if (fresh(builtIndexWorker) && fresh(builtAttachmentWorker)) return;
   execFileSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'ignore' });
 }

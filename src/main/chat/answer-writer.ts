@@ -5,7 +5,7 @@ import type { RequestContext } from '../../shared/context-domain';
 import type { ChatModel } from '../llm/llm-types';
 import { answerLeaseMs, answerLeaseRenewMs, currentOwner } from './answer-owner';
 import type { ChatStore } from './chat-store';
-import { addReference, runTurn, type TurnEnd, type TurnState } from './chat-turn';
+import { addReference, runTurn, type TurnEnd, type TurnOptions, type TurnState } from './chat-turn';
 import type { ToolVault } from './note-locator';
 import type { RequestPlanner } from './request-planner';
 import { Throttle } from './throttle';
@@ -26,6 +26,8 @@ export interface AnswerOptions {
   writes: Omit<WriteContext, 'vault'>;
   /** Plans each request of the answer from the conversation and the question. */
   planner: RequestPlanner;
+  /** Runs the answer's tools that are not the vault's (read_attachment, MCP servers' tools). */
+  otherTools?: TurnOptions['otherTools'];
   stepLimit: number;
   /** Streamed text is written to the database at least this often. */
   saveEveryMs: number;
@@ -123,6 +125,7 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
       writes: options.writes,
       numbers: (path, title) => store.documentNumber(sessionId, path, title),
       tokensOf: (text) => options.planner.tokensOf(text),
+      otherTools: options.otherTools,
       stepLimit: options.stepLimit,
       signal: controller.signal,
       onChange: (_state, structural) => {

@@ -12,6 +12,10 @@ import { writeAnswer } from './answer-writer';
 import type { ChatStore } from './chat-store';
 import type { DirectReferences } from './direct-references';
 import type { ToolVault } from './note-locator';
+import type { SendInput } from '../../shared/context-items-domain';
+import type { AttachmentIntake } from '../items/attachment-intake';
+import type { AttachmentStore } from '../items/attachment-store';
+import type { ContextItems } from '../items/context-items';
 import type { SessionContext } from './session-context';
 import type { VaultWrites } from './vault-writes';
 import type { NoteWriter } from './write-tools';
@@ -31,6 +35,10 @@ export interface ChatServiceOptions {
   indexed?: () => Promise<void>;
   /** The context engine's view of sessions: plans every request of an answer. */
   context: SessionContext;
+  /** Rules, pins, attachments and the tools beyond the vault's; without it a chat has none of them. */
+  items?: ContextItems;
+  /** Files dropped on the composer, read and counted, waiting for their message; and where they are kept. */
+  attachments?: { intake: AttachmentIntake; store: AttachmentStore };
   /**
    * The vaults' "allow writes" switches, the decisions answers wait for, who decides by default, and the
    * vault's writer. Without it nothing is written: write calls are refused.
@@ -99,7 +107,7 @@ export class ChatService {
    * background; resolves as soon as both messages exist. `writes` decides this answer's write calls
    * otherwise than the app does (`kasten ask --allow-writes`).
    */
-  async send(input: { sessionId?: string; text: string }, writes?: WriteMode): Promise<StartedTurn> {
+  async send(input: SendInput, writes?: WriteMode): Promise<StartedTurn> {
     const { store } = this.options;
     const text = input.text.trim();
     if (text === '') throw new AppError('invalid-input', 'The message is empty.');
@@ -107,13 +115,17 @@ export class ChatService {
     this.options.vault();
     this.options.model();
     if (input.sessionId) this.assertIdle(input.sessionId);
+    if ((input.attachments?.length ?? 0) > 0 && !this.options.attachments)
+      throw new AppError('unsupported', 'Files cannot be attached here.');
     await this.options.indexed?.();
     const vault = this.options.vault();
     const model = this.options.model();
+    const files = this.options.attachments?.intake.take(input.attachments ?? []) ?? [];
     const session = input.sessionId
       ? this.options.store.sessionSummary(input.sessionId)
       : this.newSession(vault.root, titleFrom(text));
     this.assertIdle(session.id);
+    await this.addItems(session.id, input.items);
     const direct = await this.options.context.references(session.id, text);
     const parts: MessagePart[] = [{ type: 'text', step: 0, text }];
     if (direct.context) parts.push({ type: 'context', step: 0, text: direct.context });
@@ -124,12 +136,34 @@ export class ChatService {
       model: null,
     });
     store.references.add(userMessage.id, direct.references);
+    if (files.length > 0) {
+      // Kept with the message: its point in the conversation is where the model is given it.
+      for (const { file, tokens } of files) {
+        const {
+          text: _text,
+          language: _language,
+          ...attachment
+        } = this.options.attachments!.store.add(userMessage.id, file, tokens);
+        parts.push({ type: 'attachment', step: 0, attachment });
+      }
+      store.updateMessage(userMessage.id, { parts });
+    }
     const started = await this.answer(session.id, model, direct, writes);
     return {
       ...started,
       session: this.options.store.sessionSummary(session.id),
       userMessage: store.message(userMessage.id),
     };
+  }
+
+  /** Items chosen before the chat existed (`@` in a new chat, `kasten ask --pin`): added to it first. */
+  private async addItems(sessionId: string, items: SendInput['items']): Promise<void> {
+    if (!items) return;
+    const { items: service } = this.options;
+    if (!service) throw new AppError('unsupported', 'Rules, tools and pinned notes cannot be added here.');
+    for (const path of items.pinned ?? []) await service.set(sessionId, 'pinned', path, true);
+    for (const rule of items.rules ?? []) await service.set(sessionId, 'rule', rule, true);
+    for (const tool of items.tools ?? []) await service.set(sessionId, 'tool', tool, true);
   }
 
   /** Answers the last user message again, after a failed or stopped answer. */
@@ -232,6 +266,8 @@ export class ChatService {
         decide: (callId, signal) =>
           writes?.decisions.wait(sessionId, callId, signal) ?? Promise.resolve(false),
       },
+      otherTools: (name, input, signal) =>
+        this.options.items?.runTool(sessionId, name, input, signal) ?? null,
       stepLimit: this.options.stepLimit ?? 8,
       saveEveryMs: this.options.saveEveryMs ?? 500,
       // Before the last event, so that whoever hears it may send the next message at once.

@@ -26,6 +26,12 @@ export interface TurnOptions {
   /** How write tool calls are decided on in this answer. */
   writes: Omit<WriteContext, 'vault'>;
   numbers: DocumentNumbers;
+  /** Runs the tools that are neither the vault's nor write tools (read_attachment, MCP); null: unknown. */
+  otherTools?: (
+    name: string,
+    input: unknown,
+    signal: AbortSignal,
+  ) => Promise<{ ok: boolean; output: string }> | null;
   /** A text's tokens as the provider counts them (calibrated): what a note's part of a tool result cost. */
   tokensOf: (text: string) => number;
   stepLimit: number;
@@ -177,7 +183,7 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
               )
             : error
               ? { ok: false, output: error, notes: [] }
-              : await runVaultTool(options.vault, options.numbers, call.name, call.args);
+              : await runTool(options, call.name, call.args, signal);
         setOutcome(state, { part: call, position }, outcome.ok, outcome.output);
         for (const note of outcome.notes) {
           addReference(state, {
@@ -219,6 +225,13 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
       error: `The answer failed: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
+}
+
+/** A vault tool's call, or one of the others the answer offers (read_attachment, an MCP server's tool). */
+async function runTool(options: TurnOptions, name: string, input: unknown, signal: AbortSignal) {
+  const other = options.otherTools?.(name, input, signal);
+  if (other) return { ...(await other), notes: [] };
+  return runVaultTool(options.vault, options.numbers, name, input);
 }
 
 /** Arguments longer than this are sent back to the model shortened: its own call needs no repeating. */

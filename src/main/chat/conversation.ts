@@ -1,17 +1,26 @@
 import type { ChatMessage, MessagePart, ToolCallPart } from '../../shared/chat-domain';
-import type { ConversationMessage } from '../context/context-types';
+import type { ConversationMessage, HistoryAttachment } from '../context/context-types';
 import type { LlmMessage } from '../llm/llm-types';
 
 /**
  * The stored conversation as the model is sent it: each question with the notes it linked, each answer
- * with its tool steps (calls with their results, never one without the other). Failed answers and the
+ * with its tool steps (calls with their results, never one without the other), and the files attached to a
+ * question (see `attachments`). Failed answers and the
  * one being written are left out. One database message may become several model messages.
  */
-export function conversationOf(messages: readonly ChatMessage[]): ConversationMessage[] {
+export function conversationOf(
+  messages: readonly ChatMessage[],
+  attachments: (messageId: number) => HistoryAttachment[] = () => [],
+): ConversationMessage[] {
   const conversation: ConversationMessage[] = [];
   for (const message of messages) {
     if (message.role === 'user') {
-      conversation.push({ id: message.id, message: { role: 'user', text: userText(message.parts) } });
+      const files = attachments(message.id);
+      conversation.push({
+        id: message.id,
+        message: { role: 'user', text: userText(message.parts) },
+        ...(files.length > 0 ? { attachments: files } : {}),
+      });
     } else if (message.status !== 'error' && message.status !== 'streaming') {
       for (const step of answerSteps(message.parts)) conversation.push({ id: message.id, message: step });
     }
@@ -22,7 +31,7 @@ export function conversationOf(messages: readonly ChatMessage[]): ConversationMe
 /** A question as the model was given it: the user's words, then the notes they linked. */
 export function userText(parts: readonly MessagePart[]): string {
   return parts
-    .map((part) => (part.type === 'tool-call' ? '' : part.text))
+    .map((part) => (part.type === 'text' || part.type === 'context' ? part.text : ''))
     .filter(Boolean)
     .join('\n\n');
 }

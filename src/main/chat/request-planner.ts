@@ -6,6 +6,7 @@ import type { ContextLengthError } from '../context/context-length-error';
 import type { ContextItemInput, ConversationMessage, ModelProfile } from '../context/context-types';
 import { toolSchemasOf } from '../context/tool-schemas';
 import type { ChatModel, LlmMessage, LlmTool } from '../llm/llm-types';
+import type { AnswerItems } from '../items/answer-items';
 import type { ContextRecords } from './context-records';
 import { recordOf, tooLong, usageNotice } from './request-record';
 
@@ -21,13 +22,24 @@ export interface PlannerOptions {
   profile: ModelProfile;
   window: ContextWindow;
   strategy: ContextStrategy;
-  system: string;
+  /**
+   * The system prompt for the tools a request offers, whether it was given numbered documents, and the
+   * agent prompt when the user has it replace Kasten's instructions.
+   */
+  system: (tools: readonly string[], documents: boolean, replacement: string | null) => string;
+  /** Tools in every request, with how each came in (`always` unless said). */
   tools: readonly LlmTool[];
+  toolIncludes?: ReadonlyMap<string, 'always' | 'manual'>;
   /** Earlier turns, oldest first, without the current question. */
   history: readonly ConversationMessage[];
   current: { id: number; text: string };
-  /** The notes the current question links, and later rules, pinned notes and attachments. */
+  /** The notes the current question links. */
   items: readonly ContextItemInput[];
+  /**
+   * The rest of the answer's items — rules, pinned notes, tools chosen for the question, the agent
+   * prompt — asked for once, before the first request (it may start MCP servers or embed the question).
+   */
+  extras?: (signal: AbortSignal) => Promise<AnswerItems>;
   compactionTimeoutMs?: number;
   /** Told the window a server stated when it refused a request as too long: later answers plan with it. */
   onWindowLearned?: (tokens: number) => void;
@@ -64,9 +76,21 @@ export class RequestPlanner {
   private window: number;
   /** Set when a refusal stated the real window: the retry plans with it instead of shrinking blindly. */
   private windowLearned = false;
+  /** The answer's items once asked for (see `extras`). */
+  private extras: AnswerItems | null = null;
 
   constructor(private readonly options: PlannerOptions) {
     this.window = options.window.tokens;
+  }
+
+  /** Asks for the answer's rules, pinned notes and chosen tools; the first request waits for them. */
+  async prepare(signal: AbortSignal): Promise<void> {
+    if (this.extras === null && this.options.extras) this.extras = await this.options.extras(signal);
+  }
+
+  /** Uses items already decided (the meter's preview, which must not start MCP servers or wait). */
+  useExtras(extras: AnswerItems): void {
+    this.extras = extras;
   }
 
   /** The message the answer is for. */
@@ -82,6 +106,7 @@ export class RequestPlanner {
     aggressive: boolean,
     signal: AbortSignal,
   ): Promise<PlannedRequest> {
+    await this.prepare(signal);
     const retry = aggressive;
     if (aggressive && this.windowLearned) aggressive = false;
     this.windowLearned = false;
@@ -99,14 +124,15 @@ export class RequestPlanner {
       }
       assembled = this.assemble(turn, reminders, aggressive, strategy, undefined);
     }
-    const notices = [...this.notices, ...assembled.notices];
+    const notices = [...this.notices, ...(this.extras?.notices ?? []), ...assembled.notices];
     this.notices = [];
     const context = recordOf(assembled, step, strategy, retry, notices, this.calibration());
     if (assembled.overflow) throw tooLong(context, assembled.overflow.needed, assembled.overflow.available);
+    const sent = new Set(assembled.items.filter((item) => item.kind === 'tools').map((item) => item.label));
     return {
       system: assembled.system,
       messages: assembled.messages,
-      tools: this.options.tools,
+      tools: this.allTools().filter((tool) => sent.has(tool.name)),
       maxOutputTokens: reservedOutputOf(this.window),
       raw: assembled.estimate.raw,
       context,
@@ -116,7 +142,8 @@ export class RequestPlanner {
   /** What the next request would hold as things stand, without compacting: the context meter's view. */
   preview(): RequestContext {
     const assembled = this.assemble([], [], false, this.options.strategy, undefined);
-    return recordOf(assembled, 0, this.options.strategy, false, assembled.notices, this.calibration());
+    const notices = [...(this.extras?.notices ?? []), ...assembled.notices];
+    return recordOf(assembled, 0, this.options.strategy, false, notices, this.calibration());
   }
 
   /** `/compact [focus]`: summarizes what the tail does not keep, whatever the threshold says. */
@@ -162,6 +189,16 @@ export class RequestPlanner {
     return this.options.engine.calibration(this.options.profile);
   }
 
+  /** The tools in every request of the answer. */
+  private fixedTools(): LlmTool[] {
+    return [...this.options.tools, ...(this.extras?.tools.map((entry) => entry.tool) ?? [])];
+  }
+
+  /** Every tool the answer may offer: those in every request and those chosen for the question. */
+  private allTools(): LlmTool[] {
+    return [...this.fixedTools(), ...(this.extras?.candidateTools ?? [])];
+  }
+
   private assemble(
     turn: readonly LlmMessage[],
     reminders: readonly string[],
@@ -169,16 +206,33 @@ export class RequestPlanner {
     strategy: ContextStrategy,
     compactNow: { focus?: string } | undefined,
   ): AssembledRequest {
-    const { options } = this;
+    const { options, extras } = this;
     const latest = options.records.compactions(options.sessionId).at(-1);
+    const includes = new Map(options.toolIncludes);
+    for (const entry of extras?.tools ?? []) includes.set(entry.tool.name, entry.include);
+    const items = [...options.items, ...(extras?.items ?? [])];
+    const documents =
+      items.some((item) => item.kind === 'reference' || item.kind === 'pinned') ||
+      givenDocuments(options.history.map((entry) => entry.message)) ||
+      givenDocuments(turn);
     return options.engine.assemble({
       model: options.profile,
       window: this.window,
       reservedOutput: reservedOutputOf(this.window),
       strategy,
-      system: options.system,
-      tools: toolSchemasOf(options.tools),
-      items: options.items,
+      system: (tools) =>
+        options.system(
+          tools,
+          documents,
+          extras?.agentPrompt?.placement === 'system' ? extras.agentPrompt.text : null,
+        ),
+      tools: toolSchemasOf(this.fixedTools()).map((schema) => ({
+        ...schema,
+        include: includes.get(schema.name) ?? 'always',
+      })),
+      items,
+      unchosen: extras?.unchosen,
+      agentPrompt: extras?.agentPrompt?.placement === 'message' ? extras.agentPrompt.text : null,
       summary: latest ? { text: latest.text, coveredIds: latest.coveredIds } : null,
       history: options.history,
       current: options.current,
@@ -221,6 +275,16 @@ export class RequestPlanner {
     if (outcome.notice) this.notices.push(outcome.notice);
     return true;
   }
+}
+
+/** Tools whose results are numbered notes the model may cite. */
+const documentTools = new Set(['search_notes', 'read_note', 'find_related', 'list_backlinks']);
+
+/** Whether any of the messages gave the model numbered documents (a search's or a read's results). */
+function givenDocuments(messages: readonly LlmMessage[]): boolean {
+  return messages.some(
+    (message) => message.role === 'tool' && message.results.some((result) => documentTools.has(result.name)),
+  );
 }
 
 /** A summary written by the chat model: one request without tools, its text collected. */

@@ -17,6 +17,10 @@ import { directReferences, type DirectReferences } from './direct-references';
 import type { ToolVault } from './note-locator';
 import { RequestPlanner, reservedOutputOf } from './request-planner';
 import { systemPrompt } from './system-prompt';
+import type { ContextItems } from '../items/context-items';
+import type { AttachmentStore, StoredAttachment } from '../items/attachment-store';
+import { attachmentStub, attachmentText } from '../items/attachment-text';
+import type { ContextItemInput } from '../context/context-types';
 import { vaultTools } from './vault-tools';
 import { writeTools } from './write-tools';
 
@@ -37,8 +41,14 @@ export interface SessionContextOptions {
   vault: () => { name: string; tools: ToolVault };
   /** Whether the write tools are offered in the open vault (the user allowed writes there). */
   writesOffered?: () => boolean;
+  /** Rules, pinned notes, tools and the agent prompt; without it requests hold the vault tools only. */
+  items?: ContextItems;
+  /** The files attached to the session's messages. */
+  attachments?: Pick<AttachmentStore, 'ofSession'>;
   /** A strategy for this run (`kasten ask --strategy`) instead of each session's own. */
   strategy?: ContextStrategy;
+  /** The clock of the system prompt's date and time. */
+  now?: () => Date;
   compactionTimeoutMs?: number;
 }
 
@@ -80,6 +90,16 @@ export class SessionContext {
     return learned !== undefined && learned < window.tokens && window.source !== 'user'
       ? { ...window, tokens: learned }
       : window;
+  }
+
+  /** A text's tokens for the configured model, calibrated: what an attachment will cost. */
+  tokensOf(text: string): number {
+    return this.options.engine.estimate(this.options.profile(), text).calibrated;
+  }
+
+  /** The most one attached file may take (an item's 30% of usable), and the window it is in. */
+  async attachmentRoom(): Promise<{ tokens: number; window: number }> {
+    return { tokens: await this.referenceBudget(), window: (await this.window()).tokens };
   }
 
   /** Tokens the notes linked in one message may take: an item may fill 30% of the usable window. */
@@ -154,6 +174,19 @@ export class SessionContext {
       this.options.model,
       this.writesOffered(),
     );
+    if (this.options.items) {
+      const usable = window.tokens - reservedOutputOf(window.tokens) - Math.ceil(window.tokens * 0.05);
+      planner.useExtras(
+        await this.options.items.forAnswer({
+          sessionId: sessionId ?? '',
+          question: draft,
+          pinnedLimit: Math.floor(usable * 0.6),
+          numbers,
+          signal: AbortSignal.timeout(10_000),
+          estimate: true,
+        }),
+      );
+    }
     const request = planner.preview();
     const profile = this.options.profile();
     const draftTokens =
@@ -221,7 +254,11 @@ export class SessionContext {
     model: () => ChatModel,
     writes: boolean,
   ): RequestPlanner {
-    const { store } = this.options;
+    const { store, items } = this.options;
+    const files = sessionId ? (this.options.attachments?.ofSession(sessionId) ?? []) : [];
+    const vault = this.options.vault();
+    const usable = window.tokens - reservedOutputOf(window.tokens) - Math.ceil(window.tokens * 0.05);
+    const numbers = (path: string, title: string) => store.documentNumber(sessionId, path, title);
     return new RequestPlanner({
       engine: this.options.engine,
       records: store.contexts,
@@ -232,16 +269,56 @@ export class SessionContext {
       strategy:
         this.options.strategy ??
         (sessionId ? store.contexts.strategy(sessionId) : this.options.settings.get().strategy),
-      system: systemPrompt(this.options.vault().name, writes),
-      // Write tools that are not offered are not sent at all, so they cost nothing in the window.
-      tools: writes ? [...vaultTools, ...writeTools] : vaultTools,
-      history: conversationOf(earlier),
+      system: (tools, documents, replacement) =>
+        systemPrompt({
+          vaultName: vault.name,
+          tools,
+          documents,
+          now: this.options.now?.() ?? new Date(),
+          replacement,
+        }),
+      // Write tools that are not offered are not sent at all, so they cost nothing in the window. With the
+      // items service, the vault's tools come with the modes its settings give them.
+      tools: [...(items ? [] : vaultTools), ...(writes ? writeTools : [])],
+      history: conversationOf(earlier, attachmentsOf(files)),
       current,
-      items: direct?.items ?? [],
+      items: [...currentAttachments(files, current.id), ...(direct?.items ?? [])],
+      extras:
+        items && sessionId
+          ? (signal) =>
+              items.forAnswer({
+                sessionId,
+                question: current.text,
+                pinnedLimit: Math.floor(usable * 0.6),
+                numbers,
+                signal,
+              })
+          : undefined,
       compactionTimeoutMs: this.options.compactionTimeoutMs,
       onWindowLearned: (tokens) => this.learned.set(this.options.profile().key, tokens),
       compactionAllowed: Date.now() - (this.failedCompactions.get(sessionId) ?? 0) > compactionPauseMs,
       onCompactionFailed: () => this.failedCompactions.set(sessionId, Date.now()),
     });
   }
+}
+
+/** The files of each message, as the history gives them: whole, with a stub for when they do not fit. */
+function attachmentsOf(files: readonly StoredAttachment[]) {
+  return (messageId: number) =>
+    files
+      .filter((file) => file.messageId === messageId)
+      .map((file) => ({ text: attachmentText(file), stub: attachmentStub(file) }));
+}
+
+/** The files sent with the question being answered: items just above it. */
+function currentAttachments(files: readonly StoredAttachment[], questionId: number): ContextItemInput[] {
+  return files
+    .filter((file) => file.messageId === questionId)
+    .map((file) => ({
+      kind: 'attachment',
+      label: file.name,
+      include: 'manual',
+      text: attachmentText(file),
+      fallback: attachmentStub(file),
+    }));
 }

@@ -6,6 +6,7 @@ import { BackgroundEmbeddings } from './background-embeddings';
 import { embeddingHandlers, type EmbeddingHandlersOptions } from './embedding-handlers';
 import { EmbeddingService } from './embedding-service';
 import { EmbeddingSettingsStore, embeddingModelOf, sameServer } from './embedding-settings';
+import { TextVectors } from './text-vectors';
 
 export interface EmbeddingsOptions {
   db: SqliteDatabase;
@@ -29,14 +30,15 @@ export interface EmbeddingsOptions {
 /** The embedding side of the app: its settings, the service, the background runs and their handlers. */
 export function createEmbeddings(options: EmbeddingsOptions) {
   const settings = new EmbeddingSettingsStore(options.db, options.overrides);
+  const model = embeddingModelOf(
+    () => settings.get(),
+    (model) => options.keys.key(model),
+  );
   const service = new EmbeddingService({
     index: options.index,
     readNote: options.readNote,
     settings: () => settings.get(),
-    model: embeddingModelOf(
-      () => settings.get(),
-      (model) => options.keys.key(model),
-    ),
+    model,
     busy: () => options.chat.answering() && sameServer(options.chat.settings(), settings.get()),
     onProgress: (progress) => options.events.emit('embeddings:progress', progress),
     onNotice: (message) => console.warn(`Embeddings: ${message}`),
@@ -61,6 +63,8 @@ export function createEmbeddings(options: EmbeddingsOptions) {
     /** Search in a mode, with why it answered lexically (`lexicalOnly`). */
     search,
     related,
+    /** Vectors of texts that are not notes: what `agent` context items are chosen by. */
+    texts: new TextVectors(model),
     start: () => background.start(),
     async stop() {
       background.stop();

@@ -28,6 +28,8 @@ export interface WebHost {
 }
 
 const maxBodyBytes = 4 * 1024 * 1024;
+/** A dropped file comes in base64 (4 bytes for 3) in one request: up to 25 MB of it. */
+const maxAttachmentBodyBytes = 36 * 1024 * 1024;
 const upgradeRefusals = { 400: '400 Bad Request', 401: '401 Unauthorized', 403: '403 Forbidden' } as const;
 const securityHeaders: Record<string, string> = {
   'content-security-policy': `${contentSecurityPolicy}; frame-ancestors 'none'`,
@@ -78,12 +80,12 @@ start no longer opens it.</p>
 
 class BodyTooLarge extends Error {}
 
-async function readBody(request: IncomingMessage): Promise<string> {
+async function readBody(request: IncomingMessage, limit: number): Promise<string> {
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > maxBodyBytes) throw new BodyTooLarge('Request body too large.');
+    if (size > limit) throw new BodyTooLarge('Request body too large.');
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -147,13 +149,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (!isRequestChannel(channel)) {
       return refuse(response, 404, 'not-found', `Unknown request channel "${channel}".`);
     }
-    if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes) {
+    const limit = channel === 'attachments:prepare' ? maxAttachmentBodyBytes : maxBodyBytes;
+    if (Number(request.headers['content-length'] ?? 0) > limit) {
       response.setHeader('connection', 'close');
       return refuse(response, 413, 'too-large', 'Request body too large.');
     }
     let payload: unknown;
     try {
-      const body = await readBody(request);
+      const body = await readBody(request, limit);
       payload = body.trim() === '' ? undefined : JSON.parse(body);
     } catch (error) {
       if (error instanceof BodyTooLarge) return refuse(response, 413, 'too-large', error.message);

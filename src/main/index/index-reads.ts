@@ -91,6 +91,11 @@ export abstract class IndexReads {
     return this.require().catalog.hashes(paths);
   }
 
+  /** The notes in `folder` and its subfolders, with their content hashes. */
+  noteHashesUnder(folder: string): NoteHash[] {
+    return this.require().catalog.hashesUnder(folder);
+  }
+
   /** Notes sharing tags with `path`, most shared first. */
   sharingTags(path: string, limit = 10) {
     return this.require().catalog.sharingTags(path, limit);

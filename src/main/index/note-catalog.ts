@@ -50,6 +50,18 @@ export class NoteCatalog {
       .all(JSON.stringify(paths));
   }
 
+  /** Path, title, hash and lead of the notes in `folder` and its subfolders (a range of the path index). */
+  hashesUnder(folder: string): NoteHash[] {
+    const prefix = `${folder.replace(/\/+$/, '')}/`;
+    // Every path starting with the prefix sorts between it and the prefix with its last character raised.
+    const end = `${prefix.slice(0, -1)}${String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)}`;
+    return this.db
+      .prepare<[string, string], NoteHash>(
+        'SELECT path, title, hash, lead, word_count AS words FROM notes WHERE path >= ? AND path < ? ORDER BY path',
+      )
+      .all(prefix, end);
+  }
+
   /** Notes sharing at least one tag with `path`, most shared tags first. */
   sharingTags(path: string, limit: number): { path: string; title: string; tags: string[] }[] {
     return this.db

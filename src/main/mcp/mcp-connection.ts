@@ -50,6 +50,11 @@ export class McpConnection {
     };
   }
 
+  /** The tools of the server while it runs; none when it is not ready (nothing is started). */
+  readyTools(): ListedTool[] {
+    return this.state === 'ready' ? (this.session?.tools ?? []) : [];
+  }
+
   /** The server's tools, starting it when needed; within the cool-down a failure is reported, not retried. */
   tools(): Promise<ToolsOutcome> {
     const ready = this.state === 'ready' ? this.session : null;

@@ -113,6 +113,13 @@ export class McpServers {
     return list;
   }
 
+  /** The tools of the enabled servers running now, starting none: what the context meter counts. */
+  running(): McpTool[] {
+    return [...this.connections.values()]
+      .filter((connection) => connection.config.enabled)
+      .flatMap((connection) => connection.readyTools().map((tool) => this.offered(connection.config, tool)));
+  }
+
   /** Runs a tool by its qualified name; every failure is a value in plain words for the model. */
   async call(qualifiedName: string, input: unknown, signal: AbortSignal): Promise<McpCallOutcome> {
     const address = this.names.lookup(qualifiedName);

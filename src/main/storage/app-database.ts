@@ -119,6 +119,36 @@ export const appMigrations: readonly Migration[] = [
       );
       CREATE INDEX compactions_session ON compactions(session_id, id);
     `),
+  // Context items: what the user added to a chat (manual rules and tools, pinned notes), the files
+  // attached to its messages (their text, kept with the message), and a chat's own agent prompt.
+  (db) =>
+    db.exec(`
+      CREATE TABLE session_items (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        key TEXT NOT NULL,
+        title TEXT NOT NULL,
+        previous_key TEXT,
+        added_at TEXT NOT NULL,
+        PRIMARY KEY (session_id, kind, key)
+      ) WITHOUT ROWID;
+      CREATE INDEX session_items_key ON session_items(kind, key);
+      CREATE TABLE message_attachments (
+        id INTEGER PRIMARY KEY,
+        message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        language TEXT,
+        pages INTEGER,
+        bytes INTEGER NOT NULL,
+        truncated INTEGER NOT NULL,
+        tokens INTEGER NOT NULL,
+        text TEXT NOT NULL
+      );
+      CREATE INDEX message_attachments_message ON message_attachments(message_id);
+      ALTER TABLE sessions ADD COLUMN agent_prompt TEXT;
+      ALTER TABLE sessions ADD COLUMN agent_prompt_placement TEXT;
+    `),
 ];
 
 export function openAppDatabase(dataDir: string, onNotice?: (message: string) => void): SqliteDatabase {

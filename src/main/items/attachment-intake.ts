@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import type { AttachmentText } from '../../shared/attachment-domain';
+import type { PreparedAttachment } from '../../shared/context-items-domain';
+import { AppError } from '../app-error';
+import type { AttachmentReader } from '../attachments/attachment-reader';
+import { attachmentText } from './attachment-text';
+
+/** Files read and counted but not sent yet are let go after this long. */
+const keepMs = 60 * 60_000;
+/** At most this many wait at once (a composer holds a few). */
+const keepCount = 50;
+
+export interface AttachmentIntakeOptions {
+  reader: AttachmentReader;
+  /** A text's tokens as the model's provider counts them (calibrated). */
+  tokens: (text: string) => number;
+  /** The most one file may take in a request of the open chat's model, and that model's window. */
+  room: () => Promise<{ tokens: number; window: number }>;
+  now?: () => number;
+}
+
+interface Waiting {
+  file: AttachmentText;
+  tokens: number;
+  at: number;
+}
+
+/**
+ * Files dropped or pasted on the composer: read (in the attachment worker), counted in the model's
+ * tokens, and refused with a plain sentence when they cannot be read or do not fit; kept until the
+ * message they go with is sent.
+ */
+export class AttachmentIntake {
+  private readonly waiting = new Map<string, Waiting>();
+
+  constructor(private readonly options: AttachmentIntakeOptions) {}
+
+  async prepare(name: string, bytes: Uint8Array, signal?: AbortSignal): Promise<PreparedAttachment> {
+    const result = await this.options.reader.read(name, bytes, signal);
+    if (!result.ok) {
+      throw new AppError(result.code === 'too-large' ? 'too-large' : 'unsupported', result.message);
+    }
+    const tokens = this.options.tokens(attachmentText({ ...result, id: 0 }));
+    const room = await this.options.room();
+    if (tokens > room.tokens) {
+      const count = (value: number) => value.toLocaleString('en-US');
+      throw new AppError(
+        'too-large',
+        `“${name}” is about ${count(tokens)} tokens; one file may take at most ${count(room.tokens)} of this model's ${count(room.window)}-token window. Attach a shorter file or a part of it, or choose a model with a larger window.`,
+      );
+    }
+    this.forgetOld();
+    const token = randomUUID();
+    this.waiting.set(token, { file: result, tokens, at: this.now() });
+    const { kind, pages, bytes: size, truncated } = result;
+    return { token, name, kind, pages, bytes: size, tokens, truncated };
+  }
+
+  /** The files of a message being sent, handed over once; a token not known any more is an error. */
+  take(tokens: readonly string[]): { file: AttachmentText; tokens: number }[] {
+    const files = tokens.map((token) => {
+      const entry = this.waiting.get(token);
+      if (!entry) throw new AppError('not-found', 'An attached file is not ready any more: attach it again.');
+      return entry;
+    });
+    for (const token of tokens) this.waiting.delete(token);
+    return files.map(({ file, tokens: count }) => ({ file, tokens: count }));
+  }
+
+  private forgetOld(): void {
+    const now = this.now();
+    for (const [token, entry] of this.waiting) if (now - entry.at > keepMs) this.waiting.delete(token);
+    while (this.waiting.size >= keepCount) this.waiting.delete(this.waiting.keys().next().value!);
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+}

@@ -1,0 +1,261 @@
+import type {
+  AgentPromptPlacement,
+  ContextItemSettings,
+  PinnedNote,
+  RuleInfo,
+  SessionItemKind,
+  SessionItems,
+  ToolInfo,
+} from '../../shared/context-items-domain';
+import { AppError } from '../app-error';
+import { countTokens } from '../context/token-count';
+import type { TextVectors } from '../embeddings/text-vectors';
+import type { LlmTool } from '../llm/llm-types';
+import {
+  agentCandidates,
+  candidatePassages,
+  chooseCandidates,
+  ruleItem,
+  type AnswerItems,
+} from './answer-items';
+import type { AttachmentStore } from './attachment-store';
+import type { ItemSettingsStore } from './item-settings';
+import { pinnedItem } from './pinned-input';
+import { readAttachmentName, readAttachmentTool, runReadAttachment } from './read-attachment';
+import { scoreRelevance } from './relevance';
+import type { RulesCatalog } from './rules-catalog';
+import type { SessionItemsStore } from './session-items-store';
+import { toolCatalog, type McpToolOffer } from './tool-catalog';
+
+/** The MCP servers as the items need them (McpServers is one). */
+export interface McpToolSource {
+  tools(signal?: AbortSignal): Promise<{ tools: McpToolOffer[]; notices: string[] }>;
+  /** The tools of the servers running now, without starting any. */
+  running(): McpToolOffer[];
+  call(name: string, input: unknown, signal: AbortSignal): Promise<{ ok: boolean; output: string }>;
+}
+
+export interface ContextItemsOptions {
+  settings: ItemSettingsStore;
+  sessions: SessionItemsStore;
+  attachments: AttachmentStore;
+  rules: RulesCatalog;
+  index: { note(path: string): { path: string; title: string } | null };
+  readNote: (path: string) => Promise<{ content: string }>;
+  /** The read-only vault tools, whose include modes the settings set. */
+  vaultTools: readonly LlmTool[];
+  mcp: McpToolSource | null;
+  vectors: TextVectors | null;
+}
+
+/** What one answer needs to know to ask for its items. */
+export interface AnswerRequest {
+  sessionId: string;
+  question: string;
+  /** Local tokens a pinned note may take whole (60% of usable); past it, its passages are scored. */
+  pinnedLimit: number;
+  numbers: (path: string, title: string) => number;
+  signal: AbortSignal;
+  /**
+   * The meter's estimate as the user types: MCP servers not running are not started for it, and the
+   * draft is matched by words (no embedding call per keystroke).
+   */
+  estimate?: boolean;
+}
+
+/**
+ * Rules, pinned notes, tools (the vault's and MCP servers'), attachments and the agent prompt: what a
+ * chat's requests hold besides its messages, by include mode (always, manual, agent), and what the user
+ * added to each chat.
+ */
+export class ContextItems {
+  constructor(private readonly options: ContextItemsOptions) {}
+
+  settings(): ContextItemSettings {
+    return this.options.settings.get();
+  }
+
+  configure(settings: ContextItemSettings): ContextItemSettings {
+    return this.options.settings.set(settings);
+  }
+
+  /** The vault's rules with their include modes and any warning about their frontmatter. */
+  async rules(): Promise<RuleInfo[]> {
+    const rules = await this.options.rules.list(this.settings().rulesFolder);
+    return rules.map(({ text: _text, passages: _passages, ...info }) => info);
+  }
+
+  /** Every tool that may be offered, with its mode; MCP servers are started to list theirs. */
+  async tools(signal?: AbortSignal): Promise<{ tools: ToolInfo[]; notices: string[] }> {
+    const mcp = (await this.options.mcp?.tools(signal)) ?? { tools: [], notices: [] };
+    const catalog = toolCatalog(this.options.vaultTools, this.settings().tools, mcp.tools);
+    return { tools: catalog.map(({ info }) => info), notices: mcp.notices };
+  }
+
+  /** What the session context panel shows: every item, whether the chat has it, and what it costs. */
+  async session(sessionId: string | null): Promise<SessionItems> {
+    const { sessions, attachments, index } = this.options;
+    const settings = this.settings();
+    const added = sessionId ? sessions.list(sessionId) : [];
+    const has = (kind: SessionItemKind, key: string) =>
+      added.some((row) => row.kind === kind && row.key === key);
+    const [rules, tools] = await Promise.all([this.rules(), this.tools()]);
+    const pinned: PinnedNote[] = [];
+    for (const row of added.filter((entry) => entry.kind === 'pinned')) {
+      const note = index.note(row.key);
+      const content = note
+        ? await this.options.readNote(row.key).then(
+            (file) => file.content,
+            () => '',
+          )
+        : '';
+      pinned.push({
+        path: row.key,
+        title: note?.title ?? row.title,
+        state: !note ? 'gone' : row.previousKey ? 'moved' : 'present',
+        previousPath: row.previousKey,
+        tokens: note ? countTokens(JSON.stringify({ title: note.title, path: row.key, content })) : 0,
+      });
+    }
+    return {
+      sessionId,
+      rules: rules.map((rule) => ({ ...rule, active: rule.include === 'always' || has('rule', rule.path) })),
+      tools: tools.tools.map((tool) => ({
+        ...tool,
+        active: tool.include === 'always' || has('tool', tool.name),
+      })),
+      pinned,
+      attachments: sessionId
+        ? attachments.ofSession(sessionId).map(({ text: _t, language: _l, ...info }) => info)
+        : [],
+      agentPrompt: this.agentPrompt(sessionId) ?? {
+        text: settings.agentPrompt,
+        placement: settings.agentPromptPlacement,
+        own: false,
+      },
+      rulesFolder: settings.rulesFolder,
+      notices: tools.notices,
+    };
+  }
+
+  /** Adds an item to a chat (`on`) or takes it out: a manual rule or tool, or a pinned note. */
+  async set(sessionId: string, kind: SessionItemKind, key: string, on: boolean): Promise<void> {
+    let title = key;
+    if (on && kind === 'pinned') {
+      const note = this.options.index.note(key);
+      if (!note) throw new AppError('not-found', `There is no note “${key}” to pin.`);
+      title = note.title;
+    } else if (on && kind === 'rule') {
+      const rule = (await this.rules()).find((entry) => entry.path === key || entry.name === key);
+      if (!rule)
+        throw new AppError('not-found', `There is no rule “${key}” in ${this.settings().rulesFolder}.`);
+      [key, title] = [rule.path, rule.name];
+    } else if (on && kind === 'tool') {
+      if (!(await this.tools()).tools.some((tool) => tool.name === key))
+        throw new AppError('not-found', `There is no tool named “${key}”.`);
+    }
+    this.options.sessions.set(sessionId, kind, key, title, on);
+  }
+
+  /** The chat's own agent prompt, or null to use the vault's again. */
+  setAgentPrompt(sessionId: string, prompt: { text: string; placement: AgentPromptPlacement } | null): void {
+    this.options.sessions.setAgentPrompt(sessionId, prompt);
+  }
+
+  /** Notes renamed on disk: pins follow them. Returns how many pins moved. */
+  followRenames(renamed: readonly { from: string; to: string }[]): number {
+    let moved = 0;
+    for (const { from, to } of renamed) {
+      const title = this.options.index.note(to)?.title ?? to;
+      moved += this.options.sessions.followRename(from, to, title);
+    }
+    return moved;
+  }
+
+  /** Decides the items of one answer: the rules, tools and pinned notes, and the agent items' scores. */
+  async forAnswer(request: AnswerRequest): Promise<AnswerItems> {
+    const { sessionId, question, signal } = request;
+    const settings = this.settings();
+    const added = this.options.sessions.list(sessionId);
+    const has = (kind: SessionItemKind, key: string) =>
+      added.some((row) => row.kind === kind && row.key === key);
+    const [rules, mcp] = await Promise.all([
+      this.options.rules.list(settings.rulesFolder),
+      request.estimate
+        ? { tools: this.options.mcp?.running() ?? [], notices: [] }
+        : (this.options.mcp?.tools(signal) ?? { tools: [], notices: [] }),
+    ]);
+    const catalog = toolCatalog(this.options.vaultTools, settings.tools, mcp.tools);
+    const tools: AnswerItems['tools'] = catalog.flatMap(({ tool, info }) =>
+      info.include === 'always' || (info.include === 'manual' && has('tool', tool.name))
+        ? [{ tool, include: info.include }]
+        : [],
+    );
+    const files = this.options.attachments.ofSession(sessionId);
+    if (files.length > 0) tools.push({ tool: readAttachmentTool(files), include: 'always' });
+
+    const items = rules
+      .filter((rule) => rule.include === 'always' || (rule.include === 'manual' && has('rule', rule.path)))
+      .map((rule) => ruleItem(rule, rule.include));
+    const notices = [...mcp.notices];
+    const candidates = agentCandidates(rules, catalog);
+    const vectors = request.estimate ? null : this.options.vectors;
+    const relevance = await scoreRelevance(vectors, question, candidatePassages(candidates), signal);
+    if (relevance.notice) notices.push(relevance.notice);
+    const chosen = chooseCandidates(candidates, relevance);
+    items.push(...chosen.items);
+    const unchosen = [...chosen.unchosen];
+    for (const row of added.filter((entry) => entry.kind === 'pinned')) {
+      const note = this.options.index.note(row.key);
+      const content = note
+        ? await this.options.readNote(row.key).then(
+            (file) => file.content,
+            () => null,
+          )
+        : null;
+      if (!note || content === null) {
+        notices.push(`The pinned note “${row.title}” is gone: it was deleted or moved out of the vault.`);
+        continue;
+      }
+      const pinned = await pinnedItem(
+        { path: note.path, title: note.title, content },
+        question,
+        request.pinnedLimit,
+        request.numbers,
+        vectors,
+        signal,
+      );
+      items.push(pinned.item);
+      if (pinned.relevance?.notice && !notices.includes(pinned.relevance.notice))
+        notices.push(pinned.relevance.notice);
+    }
+    const own = this.agentPrompt(sessionId);
+    const prompt = own ?? { text: settings.agentPrompt, placement: settings.agentPromptPlacement };
+    return {
+      tools,
+      items,
+      candidateTools: catalog.filter(({ info }) => info.include === 'agent').map(({ tool }) => tool),
+      unchosen,
+      agentPrompt: prompt.text.trim() ? { text: prompt.text, placement: prompt.placement } : null,
+      notices,
+    };
+  }
+
+  /** Runs a call of a tool this module offers (read_attachment, MCP tools); null for any other tool. */
+  runTool(
+    sessionId: string,
+    name: string,
+    input: unknown,
+    signal: AbortSignal,
+  ): Promise<{ ok: boolean; output: string }> | null {
+    if (name === readAttachmentName)
+      return Promise.resolve(runReadAttachment(this.options.attachments, sessionId, input));
+    if (name.startsWith('mcp__') && this.options.mcp) return this.options.mcp.call(name, input, signal);
+    return null;
+  }
+
+  private agentPrompt(sessionId: string | null) {
+    const own = sessionId ? this.options.sessions.agentPrompt(sessionId) : null;
+    return own ? { ...own, own: true } : null;
+  }
+}

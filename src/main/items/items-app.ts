@@ -1,0 +1,132 @@
+import type { Handlers } from '../../shared/contract';
+import type { IndexChange } from '../../shared/index-domain';
+import type { McpServersView } from '../../shared/items-contract';
+import type { AppEvents } from '../app-events';
+import { createAttachmentReader } from '../attachments/attachment-reader';
+import type { TextVectors } from '../embeddings/text-vectors';
+import type { NoteHash } from '../index/note-catalog';
+import type { LlmTool } from '../llm/llm-types';
+import { McpServers } from '../mcp/mcp-servers';
+import type { SqliteDatabase } from '../storage/database';
+import { AttachmentIntake } from './attachment-intake';
+import { AttachmentStore } from './attachment-store';
+import { ContextItems } from './context-items';
+import { ItemSettingsStore } from './item-settings';
+import { McpSettingsStore } from './mcp-settings';
+import { RulesCatalog } from './rules-catalog';
+import { SessionItemsStore } from './session-items-store';
+
+export interface ItemsAppOptions {
+  db: SqliteDatabase;
+  events: AppEvents;
+  /** The open vault's path; null when none is open. */
+  vault: () => string | null;
+  index: {
+    note(path: string): { path: string; title: string } | null;
+    noteHashesUnder(folder: string): NoteHash[];
+  };
+  readNote: (path: string) => Promise<{ content: string }>;
+  vaultTools: readonly LlmTool[];
+  vectors: TextVectors | null;
+  /** The built attachment worker; without one files are read on the main thread. */
+  attachmentWorker: string | null;
+  /** Counting and room for attachments in the open chat's model (SessionContext). */
+  tokens: (text: string) => number;
+  attachmentRoom: () => Promise<{ tokens: number; window: number }>;
+}
+
+/** Context items wired together: the service, its stores, MCP servers, attachments and the handlers. */
+export function createContextItems(options: ItemsAppOptions) {
+  const { db, events } = options;
+  const mcp = new McpServers();
+  const mcpSettings = new McpSettingsStore(db);
+  const sessions = new SessionItemsStore(db);
+  const attachments = new AttachmentStore(db);
+  const reader = createAttachmentReader(options.attachmentWorker);
+  const intake = new AttachmentIntake({ reader, tokens: options.tokens, room: options.attachmentRoom });
+  const service = new ContextItems({
+    settings: new ItemSettingsStore(db, options.vault),
+    sessions,
+    attachments,
+    rules: new RulesCatalog({
+      notesUnder: (folder) => options.index.noteHashesUnder(folder),
+      readNote: options.readNote,
+    }),
+    index: options.index,
+    readNote: options.readNote,
+    vaultTools: options.vaultTools,
+    mcp,
+    vectors: options.vectors,
+  });
+  const changed = (sessionId: string | null = null) => events.emit('items:changed', { sessionId });
+  const mcpView = (): McpServersView => ({ servers: mcpSettings.get(), statuses: mcp.statuses() });
+  const stopListening = mcp.onStatus(() => changed());
+
+  const handlers: Pick<
+    Handlers,
+    | 'items:session'
+    | 'items:set'
+    | 'items:prompt'
+    | 'items:settings'
+    | 'items:configure'
+    | 'rules:list'
+    | 'tools:list'
+    | 'attachments:prepare'
+    | 'mcp:servers'
+    | 'mcp:configure'
+  > = {
+    'items:session': async ({ sessionId }) => service.session(sessionId ?? null),
+    'items:set': async ({ sessionId, kind, key, on }) => {
+      await service.set(sessionId, kind, key, on);
+      changed(sessionId);
+      events.emit('context:changed', { sessionId });
+      return service.session(sessionId);
+    },
+    'items:prompt': async ({ sessionId, prompt }) => {
+      service.setAgentPrompt(sessionId, prompt);
+      events.emit('context:changed', { sessionId });
+      return service.session(sessionId);
+    },
+    'items:settings': async () => service.settings(),
+    'items:configure': async (settings) => {
+      const saved = service.configure(settings);
+      changed();
+      events.emit('context:changed', { sessionId: '' });
+      return saved;
+    },
+    'rules:list': async () => service.rules(),
+    'tools:list': async () => service.tools(),
+    'attachments:prepare': async ({ name, data }) => intake.prepare(name, Buffer.from(data, 'base64')),
+    'mcp:servers': async () => mcpView(),
+    'mcp:configure': async ({ servers }) => {
+      mcpSettings.set(servers);
+      await mcp.configure(servers);
+      events.emit('context:changed', { sessionId: '' });
+      return mcpView();
+    },
+  };
+
+  return {
+    service,
+    intake,
+    attachments,
+    mcp,
+    handlers,
+    /** Pins follow renamed notes; rules edited on disk change what the panel shows. */
+    indexChanged(change: IndexChange): void {
+      const folder = `${service.settings().rulesFolder.replace(/\/+$/, '')}/`;
+      const moved = change.renamed.length > 0 && service.followRenames(change.renamed) > 0;
+      if (moved || change.paths.some((path) => path.startsWith(folder))) changed();
+    },
+    async start(): Promise<void> {
+      await mcp.configure(mcpSettings.get());
+    },
+    async stop(): Promise<void> {
+      stopListening();
+      await mcp.dispose();
+      await reader.dispose();
+    },
+  };
+}
+
+export type ContextItemsApp = ReturnType<typeof createContextItems>;

@@ -1,0 +1,73 @@
+import type { ContextItemInput, NotePassage } from '../context/context-types';
+import { countTokens } from '../context/token-count';
+import { chunkNote } from '../embeddings/chunk-note';
+import type { TextVectors } from '../embeddings/text-vectors';
+
+import { scoreRelevance, type Relevance } from './relevance';
+
+export interface PinnedSource {
+  path: string;
+  title: string;
+  content: string;
+}
+
+/** Numbers notes for citations, for the whole session (ChatStore.documentNumber). */
+type DocumentNumbers = (path: string, title: string) => number;
+
+const passagesNotice =
+  'Only the passages of this pinned note most relevant to the question: call read_note for the rest.';
+
+/**
+ * A pinned note as a request item: the whole note as a numbered document, and, when it is longer than
+ * pinned notes may be (`wholeLimit` local tokens), its passages scored against the question so the
+ * context engine can give the most relevant ones instead.
+ */
+export async function pinnedItem(
+  note: PinnedSource,
+  question: string,
+  wholeLimit: number,
+  numbers: DocumentNumbers,
+  vectors: TextVectors | null,
+  signal: AbortSignal,
+): Promise<{ item: ContextItemInput; relevance: Relevance | null }> {
+  const document = numbers(note.path, note.title);
+  const head = { document, title: note.title, path: note.path, pinned: true };
+  const text = JSON.stringify({ ...head, content: note.content });
+  const item: ContextItemInput = {
+    kind: 'pinned',
+    label: note.title,
+    path: note.path,
+    include: 'manual',
+    text,
+    readHint: `call read_note with "${note.path}"`,
+  };
+  if (countTokens(text) <= wholeLimit) return { item, relevance: null };
+  const chunks = chunkNote(note.title, note.content).chunks;
+  const relevance = await scoreRelevance(
+    vectors,
+    question,
+    chunks.map((chunk) => `${chunk.headingPath.join(' > ')}\n${chunk.text}`),
+    signal,
+  );
+  const scored: NotePassage[] = chunks.map((chunk, position) => ({
+    text: chunk.text,
+    score: relevance.scores[position] ?? 0,
+    position,
+    heading: chunk.headingPath.join(' > '),
+  }));
+  // The passages about the question; when none is, the note's beginning (what it says first).
+  const relevant = scored.filter((passage) => passage.score >= relevance.minimum);
+  const passages =
+    relevant.length > 0
+      ? relevant
+      : scored.map((passage) => ({ ...passage, score: 1 / (1 + passage.position) }));
+  item.passages = passages;
+  item.score = Math.round(Math.max(0, ...relevance.scores) * 100) / 100;
+  item.excerpt = (chosen) =>
+    JSON.stringify({
+      ...head,
+      note: passagesNotice,
+      passages: chosen.map((passage) => ({ heading: passage.heading, content: passage.text })),
+    });
+  return { item, relevance };
+}
