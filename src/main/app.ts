@@ -18,7 +18,7 @@ import type { ContextStrategy } from '../shared/context-domain';
 import { ApiKeys, type SecretBox } from './llm/api-keys';
 import { createEmbeddings, type Embeddings } from './embeddings/embedding-app';
 import { ChatExporter } from './export/chat-export';
-import { createContextItems } from './items/items-app';
+import { createContextItems, type ContextItemsApp } from './items/items-app';
 import { vaultTools } from './chat/vault-tools';
 import type { EmbeddingSettings } from '../shared/embedding-domain';
 import { ModelService } from './llm/model-service';
@@ -84,6 +84,8 @@ export interface KastenApp {
   readonly embeddings: Embeddings;
   /** Chats exported to notes in the vault. */
   readonly exporter: ChatExporter;
+  /** Rules, pinned notes, tools and MCP servers, attachments, the agent prompt. */
+  readonly items: ContextItemsApp;
   start(): Promise<void>;
   dispose(): Promise<void>;
 }
@@ -337,6 +339,7 @@ export function createApp(options: AppOptions): KastenApp {
     summaries,
     embeddings,
     exporter,
+    items,
     async start() {
       for (const notice of notices) console.warn(notice);
       chat.start();

@@ -9,6 +9,13 @@ import type { ContextStatus, ContextStrategy, RequestContext } from '../../share
 import type { KastenApp } from '../app';
 import { describeSummaryReport } from '../summaries/summary-queue';
 import { openCliApp } from './cli-app';
+import {
+  askItems,
+  itemFlagUsage,
+  requestItemsReport,
+  runRulesCommand,
+  type AskItemFlags,
+} from './cli-items-commands';
 
 export interface ChatCommandEnvironment {
   dataDir: string;
@@ -23,7 +30,7 @@ export interface ChatCommandEnvironment {
 }
 
 export interface ChatCommandArguments {
-  command: 'ask' | 'sessions' | 'summarize' | 'context' | 'compact';
+  command: 'ask' | 'sessions' | 'summarize' | 'context' | 'compact' | 'rules';
   vault: string;
   question?: string;
   sessionId?: string;
@@ -35,6 +42,8 @@ export interface ChatCommandArguments {
   focus?: string;
   /** `ask --allow-writes`: the model may create and append to notes, written without asking. */
   allowWrites?: boolean;
+  /** `ask --pin`, `--attach`, `--rule`. */
+  items?: AskItemFlags;
 }
 
 export const chatCommandUsage = `  kasten ask <vault> "question" [--session ID] [--json]     ask the vault; the answer streams, then its references
@@ -42,6 +51,7 @@ export const chatCommandUsage = `  kasten ask <vault> "question" [--session ID] 
        [--summary-model NAME]                               the model that writes summaries (default: the chat model)
        [--strategy discard|summarize|hybrid] [--window N]   how this run fits the model's window
        [--allow-writes]                                     let the model create and append to notes (printed)
+${itemFlagUsage}
   kasten context <vault> --session ID [--json]              what the session's next request would hold
   kasten compact <vault> --session ID [--focus TEXT] [--json]   summarize the session's older messages
   kasten sessions <vault> [--json]                          the vault's chat sessions
@@ -82,6 +92,8 @@ export async function runChatCommand(
       return 0;
     }
     if (args.command === 'summarize') return await summarize(app, args, env);
+    if (args.command === 'rules') return await runRulesCommand(app, args.json, env.stdout);
+    const items = await askItems(app, args.items ?? { pins: [], attachments: [], rules: [] });
     let printed = 0;
     let assistantId = -1;
     const unsubscribe = app.events.subscribe((channel, payload) => {
@@ -93,7 +105,7 @@ export async function runChatCommand(
     });
     // Nobody is there to approve a change: with --allow-writes each is written, and printed, at once.
     const turn = await app.chat.send(
-      { sessionId: args.sessionId, text: args.question ?? '' },
+      { sessionId: args.sessionId, text: args.question ?? '', ...items },
       args.allowWrites ? 'automatic' : 'refused',
     );
     assistantId = turn.assistantMessage.id;
@@ -176,7 +188,7 @@ function answerReport(sessionId: string, answer: ChatMessage, direct: ChatMessag
 
 /** The last request of the turn: the budget Kasten planned with and what the provider said after. */
 function contextReport(request: RequestContext | undefined, compactions: number) {
-  if (!request) return { context: null, requestContext: [] };
+  if (!request) return { context: null, requestContext: [], leftOut: [] };
   return {
     context: {
       window: request.window,
@@ -188,14 +200,7 @@ function contextReport(request: RequestContext | undefined, compactions: number)
       compactions,
       parts: request.parts,
     },
-    requestContext: request.items.map(({ kind, label, path, include, score, tokens }) => ({
-      kind,
-      label,
-      ...(path === undefined ? {} : { path }),
-      include,
-      ...(score === undefined ? {} : { score }),
-      tokens,
-    })),
+    ...requestItemsReport(request),
   };
 }
 

@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { contextStrategies, type ContextStrategy } from '../../shared/context-domain';
 import type { EmbeddingSettings } from '../../shared/embedding-domain';
 import { createApp } from '../app';
 import type { ModelSettings } from '../../shared/chat-domain';
@@ -15,7 +14,9 @@ import {
   type CliAppEnvironment,
 } from './cli-app';
 import { exportCommandUsage, runExportCommand } from './cli-export-command';
-import { chatCommandUsage, runChatCommand, type ChatCommandEnvironment } from './cli-chat-commands';
+import { chatCommandUsage } from './cli-chat-commands';
+import { chatCommand, isChatCommand, modelFlags } from './cli-chat-route';
+import { askItemFlags } from './cli-items-commands';
 import {
   embeddingCommandUsage,
   embeddingFlagUsage,
@@ -101,12 +102,17 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
         'allow-writes': { type: 'boolean' },
         out: { type: 'string' },
         update: { type: 'boolean' },
+        pin: { type: 'string', multiple: true },
+        attach: { type: 'string', multiple: true },
+        rule: { type: 'string', multiple: true },
       },
     });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const { values, positionals } = parsed;
+  // The repeatable flags of `ask` are lists; the other flags are single values.
+  const { pin, attach, rule, ...values } = parsed.values;
+  const { positionals } = parsed;
   const [command, ...rest] = positionals;
   if (values.version || values.help || command === undefined || command === 'help') {
     env.stdout(values.version ? version : usage);
@@ -117,7 +123,10 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
   if (isVaultCommand(command)) return vaultCommand(command, rest, values, { dataDir, embeddings }, env);
   if (command === 'embed' || command === 'related')
     return embeddingCommand(command, rest, values, { dataDir, embeddings }, env);
-  if (isChatCommand(command)) return chatCommand(command, rest, values, { dataDir, embeddings }, env);
+  if (isChatCommand(command)) {
+    const items = askItemFlags({ pin, attach, rule });
+    return chatCommand(command, rest, values, items, { dataDir, embeddings }, env);
+  }
   if (command === 'export') return exportCommand(rest, values, { dataDir, embeddings }, env);
   if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}".`);
 
@@ -202,81 +211,6 @@ function exportCommand(
 
 function streams(env: CliEnvironment) {
   return { stdout: env.stdout, stderr: env.stderr };
-}
-
-/**
- * --provider, --base-url, --model, --summary-model and --api-key-env: the models for this run, over the
- * stored settings.
- */
-function modelFlags(values: Record<string, string | boolean | undefined>): Partial<ModelSettings> {
-  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
-  const provider = text('provider');
-  if (provider !== undefined && !['ollama', 'openai-compatible', 'anthropic'].includes(provider))
-    throw new UsageError(`--provider must be ollama, openai-compatible or anthropic, not "${provider}".`);
-  const baseUrl = text('base-url') ?? (provider === 'anthropic' ? 'https://api.anthropic.com/v1' : undefined);
-  const apiKeyEnv = text('api-key-env') ?? (provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : undefined);
-  return Object.fromEntries(
-    Object.entries({
-      provider,
-      baseUrl,
-      model: text('model'),
-      summaryModel: text('summary-model'),
-      apiKeyEnv,
-    }).filter(([, value]) => value !== undefined),
-  );
-}
-
-const chatCommands = ['ask', 'sessions', 'summarize', 'context', 'compact'] as const;
-
-function isChatCommand(command: string): command is (typeof chatCommands)[number] {
-  return (chatCommands as readonly string[]).includes(command);
-}
-
-/** --strategy and --window: how this run fits requests to the model's window. */
-function contextFlags(values: Record<string, string | boolean | undefined>) {
-  const { strategy, window } = values;
-  if (strategy !== undefined && !(contextStrategies as readonly unknown[]).includes(strategy))
-    throw new UsageError(`--strategy must be ${contextStrategies.join(', ')}, not "${String(strategy)}".`);
-  const tokens = window === undefined ? undefined : Number(window);
-  if (tokens !== undefined && (!Number.isInteger(tokens) || tokens < 512 || tokens > 10_000_000))
-    throw new UsageError(
-      `--window must be a number of tokens from 512 to 10000000, not "${String(window)}".`,
-    );
-  return { strategy: strategy as ContextStrategy | undefined, window: tokens };
-}
-
-function chatCommand(
-  command: (typeof chatCommands)[number],
-  rest: string[],
-  values: Record<string, string | boolean | undefined>,
-  { dataDir, embeddings }: RunSettings,
-  env: CliEnvironment,
-): Promise<number> {
-  const [vault, question, extra] = rest;
-  if (vault === undefined) throw new UsageError(`kasten ${command} needs the vault folder.`);
-  if (command === 'ask' && (question === undefined || question.trim() === ''))
-    throw new UsageError('kasten ask needs a question.');
-  const unexpected = command === 'ask' ? extra : question;
-  if (unexpected !== undefined) throw new UsageError(`Unexpected argument "${unexpected}".`);
-  const sessionId = typeof values.session === 'string' ? values.session : undefined;
-  if ((command === 'context' || command === 'compact') && sessionId === undefined)
-    throw new UsageError(`kasten ${command} needs --session ID.`);
-  const { strategy, window } = contextFlags(values);
-  const model = { ...modelFlags(values), ...(window === undefined ? {} : { contextWindow: window }) };
-  const focus = typeof values.focus === 'string' ? values.focus : undefined;
-  // runChatCommand opens the app with this environment as it is, so the embedding model rides along.
-  const chatEnv: ChatCommandEnvironment & CliAppEnvironment = {
-    dataDir,
-    embeddings,
-    resourcesDir: env.resourcesDir,
-    indexWorker: env.indexWorker,
-    stdout: env.stdout,
-    stderr: env.stderr,
-    write: env.write ?? env.stdout,
-    untilStopped: env.untilStopped,
-  };
-  const args = { command, vault, question, sessionId, json: values.json === true, model, strategy, focus };
-  return runChatCommand({ ...args, allowWrites: values['allow-writes'] === true }, chatEnv);
 }
 
 async function serve(

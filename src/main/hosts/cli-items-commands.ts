@@ -1,0 +1,99 @@
+import { readFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import type { RequestContext } from '../../shared/context-domain';
+import type { SendInput } from '../../shared/context-items-domain';
+import type { KastenApp } from '../app';
+
+/** `kasten ask`'s context item flags: notes to pin, files to attach, manual rules to add. */
+export interface AskItemFlags {
+  pins: string[];
+  attachments: string[];
+  rules: string[];
+}
+
+export const itemFlagUsage = `       [--pin NOTE]... [--attach FILE]... [--rule NAME]...  pin notes, attach files, add manual rules
+  kasten rules <vault> [--json]                             the vault's rules, their include modes and warnings`;
+
+/** The flags' values: repeated flags give lists, a flag given once a list of one. */
+export function askItemFlags(values: Record<string, unknown>): AskItemFlags {
+  const list = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
+  return { pins: list(values.pin), attachments: list(values.attach), rules: list(values.rule) };
+}
+
+/**
+ * What `chat:send` needs for the flags: each note found as a link would find it, each file read and
+ * counted like a file dropped on the composer. A note not found or a file refused is an error that says
+ * which, before anything is sent.
+ */
+export async function askItems(
+  app: KastenApp,
+  flags: AskItemFlags,
+): Promise<Pick<SendInput, 'attachments' | 'items'>> {
+  const pinned = flags.pins.map((name) => {
+    const found = app.index.resolve({ target: name.replace(/^\[\[|\]\]$/g, ''), subpath: null }, '');
+    if (!found.path || found.kind !== 'note')
+      throw new Error(`--pin: there is no note “${name}” in the vault.`);
+    return found.path;
+  });
+  const attachments: string[] = [];
+  for (const file of flags.attachments) {
+    const bytes = await readFile(resolve(file)).catch((error: Error) => {
+      throw new Error(`--attach: ${file} could not be read (${error.message}).`);
+    });
+    attachments.push((await app.items.intake.prepare(basename(file), bytes)).token);
+  }
+  const items = pinned.length + flags.rules.length > 0 ? { pinned, rules: flags.rules } : undefined;
+  return { attachments, ...(items ? { items } : {}) };
+}
+
+/** Every item of a request, with how it came in and its score; and the items left out, with why. */
+export function requestItemsReport(request: RequestContext) {
+  return {
+    requestContext: request.items.map(({ kind, label, path, include, score, tokens, form }) => ({
+      kind,
+      label,
+      ...(path === undefined ? {} : { path }),
+      include,
+      ...(score === undefined ? {} : { score }),
+      tokens,
+      form,
+    })),
+    leftOut: request.dropped.map(({ kind, label, path, include, score, tokens, reason }) => ({
+      kind,
+      label,
+      ...(path === undefined ? {} : { path }),
+      include,
+      ...(score === undefined ? {} : { score }),
+      tokens,
+      reason,
+    })),
+  };
+}
+
+/** `kasten rules`: the rules folder's notes, how each is included, and what is wrong with any. */
+export async function runRulesCommand(
+  app: KastenApp,
+  json: boolean,
+  stdout: (text: string) => void,
+): Promise<number> {
+  const rules = await app.items.service.rules();
+  const folder = app.items.service.settings().rulesFolder;
+  if (json) {
+    stdout(JSON.stringify({ folder, rules }, null, 2));
+    return 0;
+  }
+  if (rules.length === 0) {
+    stdout(
+      `No rules in ${folder}/. A rule is a note there with include: always, manual or agent in its frontmatter.`,
+    );
+    return 0;
+  }
+  for (const rule of rules) {
+    stdout(
+      `${rule.include.padEnd(7)} ${String(rule.tokens).padStart(6)} tokens  ${rule.name}  (${rule.path})`,
+    );
+    if (rule.description) stdout(`        ${rule.description}`);
+    if (rule.warning) stdout(`        ⚠ ${rule.warning}`);
+  }
+  return 0;
+}
