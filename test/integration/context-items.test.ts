@@ -148,6 +148,30 @@ describe('the budget', () => {
     expect(answer.status).toBe('complete');
   });
 
+  it('a rule of 1 MB is cut to its head and tail within the share, and every request still fits', async () => {
+    const paragraph = 'This rule goes on about citation style, tone and structure at great length. ';
+    writeNote(
+      `${rules}/Huge.md`,
+      `---\ninclude: always\n---\nHUGE-HEAD ${paragraph.repeat(14_000)} HUGE-TAIL\n`,
+    );
+    await start(8192);
+    server.script(() => ({ text: 'Fine.' }));
+    const first = await ask('One?');
+    const second = await ask('Two?', first.sessionId);
+    for (const answer of [first, second]) {
+      const request = answer.requests[0]!;
+      expect(request.items.find((item) => item.label === 'Huge')).toMatchObject({
+        kind: 'rule',
+        form: 'cut',
+      });
+      expect(request.estimated).toBeLessThanOrEqual(request.usable);
+    }
+    const sent = JSON.stringify(server.chatRequests.at(-1)!.messages);
+    expect(sent).toContain('HUGE-HEAD');
+    expect(sent).toContain('HUGE-TAIL');
+    expect(sent.length).toBeLessThan(100_000);
+  });
+
   it('a pinned note too big for 60% of usable arrives as its passages most relevant to the question', async () => {
     const sections = Array.from({ length: 30 }, (_, index) =>
       index === 17
