@@ -296,3 +296,67 @@ describe('the prompt', () => {
     expect(JSON.stringify(system)).not.toContain('create_note');
   });
 });
+
+describe('attachments', () => {
+  it('stay with their message; once too big for a later request they are a stub, and read_attachment reads them again', async () => {
+    await start(4096);
+    server.script(() => ({ text: 'Read it.' }));
+    const paragraph = 'FILE-LINE about the seed catalogue and the planting calendar. ';
+    const file = await app.handlers['attachments:prepare']({
+      name: 'catalogue.txt',
+      data: Buffer.from(`FILE-START ${paragraph.repeat(60)} FILE-END`).toString('base64'),
+    });
+    expect(file).toMatchObject({ name: 'catalogue.txt', kind: 'text', tokens: expect.any(Number) });
+    const first = await ask('Here is my catalogue.', undefined, { attachments: [file.token] });
+    expect(first.requests[0]!.items.find((item) => item.kind === 'attachment')).toMatchObject({
+      label: 'catalogue.txt',
+      form: 'whole',
+    });
+    const question = app.chat.session(first.sessionId).messages[0]!;
+    expect(question.parts.find((part) => part.type === 'attachment')).toMatchObject({
+      attachment: { name: 'catalogue.txt', kind: 'text' },
+    });
+    // A token is good for one message: sending it again says so.
+    await expect(ask('Again?', first.sessionId, { attachments: [file.token] })).rejects.toThrow(
+      /attach it again/,
+    );
+
+    // Later turns fill the window: the old file gives way to its stub, and the tool reads it back.
+    server.script(() => ({ text: 'Long answer about planting. '.repeat(120) }));
+    let sessionId = first.sessionId;
+    for (let turn = 0; turn < 6; turn++) sessionId = (await ask(`More ${turn}?`, sessionId)).sessionId;
+    const id = (question.parts.find((part) => part.type === 'attachment') as { attachment: { id: number } })
+      .attachment.id;
+    server.script([
+      { toolCalls: [{ name: 'read_attachment', arguments: { id } }] },
+      { text: 'It lists seeds.' },
+    ]);
+    const later = await ask('What was in the catalogue?', sessionId);
+    expect(later.status, later.error ?? '').toBe('complete');
+    const asked = server.chatRequests.at(-2)!;
+    // The file is not in the request whole any more (stubbed, or its turn left out), but the model is
+    // offered the tool, whose description names the chat's files.
+    expect(JSON.stringify(asked.messages)).not.toContain('FILE-END');
+    const tool = (asked.tools ?? []).find(
+      (entry) => (entry as { function: { name: string } }).function.name === 'read_attachment',
+    ) as { function: { description: string } } | undefined;
+    expect(tool?.function.description).toContain(`${id}: "catalogue.txt"`);
+    const call = later.parts.find((part) => part.type === 'tool-call')!;
+    expect(call).toMatchObject({ name: 'read_attachment', ok: true });
+    expect((call as { output: string }).output).toContain('FILE-END');
+  });
+
+  it('a file larger than an item may be is refused before sending, in words', async () => {
+    await start(4096);
+    const big = 'A long line of text that keeps going. '.repeat(2_000);
+    await expect(
+      app.handlers['attachments:prepare']({ name: 'big.txt', data: Buffer.from(big).toString('base64') }),
+    ).rejects.toThrow(/“big\.txt” is about [\d,]+ tokens; one file may take at most [\d,]+/);
+    await expect(
+      app.handlers['attachments:prepare']({
+        name: 'photo.txt',
+        data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 1, 2, 3]).toString('base64'),
+      }),
+    ).rejects.toThrow(/not text/);
+  });
+});
