@@ -4,6 +4,7 @@ import { cpus, totalmem } from 'node:os';
 import { measureChatTurns } from './bench/chat-turn.ts';
 import { measureColdStart } from './bench/cold-start.ts';
 import { measureContextAssembly } from './bench/context-assembly.ts';
+import { measureContextItems } from './bench/context-items.ts';
 import { measureEmbeddingBuild } from './bench/embedding-build.ts';
 import { measureEmbeddingSearch } from './bench/embeddings.ts';
 import { measureRetrieval } from './bench/retrieval.ts';
@@ -130,6 +131,9 @@ if (wanted('context')) {
     const bar = messages >= 5000 ? '≤ 30 ms' : messages >= 500 ? '≤ 15 ms' : '';
     row(`assemble + count, ${messages} messages, ${window / 1024}k window`, turnMs, bar);
   }
+  const items = await measureContextItems();
+  row(`context items, ${items.rules} rules, first answer (read all)`, [items.firstMs], '');
+  row(`context items, ${items.rules} rules, later answers`, items.answerMs, '');
 }
 
 if (wanted('retrieval')) {
