@@ -117,6 +117,48 @@ describe('rules', () => {
     });
   });
 
+  it('are matched by meaning when an embedding model is configured, and say so', async () => {
+    app = await startIndexedApp(workspace.dataDir, workspace.vault, {
+      model: { provider: 'openai-compatible', baseUrl: `${server.url}/v1`, model: 'scripted-model' },
+      embeddings: {
+        enabled: true,
+        provider: 'openai-compatible',
+        baseUrl: `${server.url}/v1`,
+        model: 'scripted-embedder',
+        apiKeyEnv: null,
+      },
+    });
+    server.script(() => ({ text: 'Fine.' }));
+    const about = await ask('Advice on gardening: compost, soil and growing tomatoes?');
+    const chosen = about.requests[0]!.items.find((item) => item.label === 'Gardening advice')!;
+    expect(chosen).toMatchObject({ kind: 'rule', include: 'agent' });
+    expect(chosen.score).toBeGreaterThanOrEqual(0.5);
+    const other = await ask('Which trains leave at midnight?');
+    const left = other.requests[0]!.dropped.find((item) => item.label === 'Gardening advice')!;
+    expect(left.reason).toMatch(/matched by meaning/);
+    // The question went to the embedding server as a query.
+    const embedded = server.requests.filter((request) => request.path.endsWith('/embeddings'));
+    expect(JSON.stringify(embedded.map((request) => request.body))).toContain('trains leave at midnight');
+  });
+
+  it('an agent prompt set to replace the system prompt stands in for Kasten’s instructions', async () => {
+    await start();
+    server.script(() => ({ text: 'Arr.' }));
+    const first = await ask('Hello.');
+    await app.handlers['items:prompt']({
+      sessionId: first.sessionId,
+      prompt: { text: 'REPLACEMENT: you are a terse librarian.', placement: 'system' },
+    });
+    await ask('Again.', first.sessionId);
+    const system = JSON.stringify(server.chatRequests.at(-1)!.messages[0]);
+    expect(system).toContain('REPLACEMENT: you are a terse librarian.');
+    expect(system).not.toContain('You are Kasten');
+    expect(system).toContain('Current date and time');
+    expect(system).toContain('ALWAYS-RULE');
+    // Not also sent as a message.
+    expect(JSON.stringify(server.chatRequests.at(-1)!.messages.slice(1))).not.toContain('REPLACEMENT');
+  });
+
   it('a rule edited on disk is read again for the next request', async () => {
     await start();
     server.script(() => ({ text: 'Fine.' }));
