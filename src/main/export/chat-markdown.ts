@@ -118,6 +118,11 @@ function messageMarkdown(message: ChatMessage, session: ChatSession): string[] {
       '',
     );
   }
+  const files = message.parts.flatMap((part) => (part.type === 'attachment' ? [part.attachment] : []));
+  if (files.length > 0) {
+    const described = files.map((file) => `\`${file.name}\`${file.pages ? ` (${file.pages} pages)` : ''}`);
+    lines.push(`*Attached: ${described.join(', ')}*`, '');
+  }
   if (message.status === 'stopped') lines.push('*(Stopped before the answer was finished.)*', '');
   if (message.status === 'interrupted') lines.push('*(Interrupted: Kasten closed while answering.)*', '');
   if (message.status === 'error')

@@ -51,7 +51,23 @@ const session: ChatSession = {
   ],
   messages: [
     message({
-      parts: [{ type: 'text', step: 0, text: 'What does [[Atomic notes]] say?' }],
+      parts: [
+        { type: 'text', step: 0, text: 'What does [[Atomic notes]] say?' },
+        {
+          type: 'attachment',
+          step: 0,
+          attachment: {
+            id: 4,
+            messageId: 1,
+            name: 'paper.pdf',
+            kind: 'pdf',
+            pages: 12,
+            bytes: 1000,
+            tokens: 900,
+            truncated: false,
+          },
+        },
+      ],
       references: [reference({ path: 'Zettel/Atomic notes.md', kind: 'direct' })],
     }),
     message({
@@ -117,6 +133,10 @@ describe('a chat as a Markdown note', () => {
     expect(markdown).toContain(
       'One idea per note ([[Zettel/Atomic notes#Why|Atomic notes]]), linked to others ([[Links]]). Not [2023] or arr[7].',
     );
+  });
+
+  it('names the files attached to a question', () => {
+    expect(markdown).toContain('*Attached: `paper.pdf` (12 pages)*');
   });
 
   it('folds the tool calls into short lines', () => {
