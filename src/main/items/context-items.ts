@@ -32,6 +32,8 @@ export interface McpToolSource {
   tools(signal?: AbortSignal): Promise<{ tools: McpToolOffer[]; notices: string[] }>;
   /** The tools of the servers running now, without starting any. */
   running(): McpToolOffer[];
+  /** Where each server stands: one that failed or crashed is a notice in the panel. */
+  statuses(): { name: string; state: string; message: string | null }[];
   call(name: string, input: unknown, signal: AbortSignal): Promise<{ ok: boolean; output: string }>;
 }
 
@@ -85,9 +87,14 @@ export class ContextItems {
     return rules.map(({ text: _text, passages: _passages, ...info }) => info);
   }
 
-  /** Every tool that may be offered, with its mode; MCP servers are started to list theirs. */
-  async tools(signal?: AbortSignal): Promise<{ tools: ToolInfo[]; notices: string[] }> {
-    const mcp = (await this.options.mcp?.tools(signal)) ?? { tools: [], notices: [] };
+  /**
+   * Every tool that may be offered, with its mode; MCP servers are started to list theirs unless
+   * `running` asks only for the servers running now (the panel, which reloads on every status change).
+   */
+  async tools(signal?: AbortSignal, running = false): Promise<{ tools: ToolInfo[]; notices: string[] }> {
+    const mcp = running
+      ? { tools: this.options.mcp?.running() ?? [], notices: [] }
+      : ((await this.options.mcp?.tools(signal)) ?? { tools: [], notices: [] });
     const catalog = toolCatalog(this.options.vaultTools, this.settings().tools, mcp.tools);
     return { tools: catalog.map(({ info }) => info), notices: mcp.notices };
   }
@@ -99,7 +106,7 @@ export class ContextItems {
     const added = sessionId ? sessions.list(sessionId) : [];
     const has = (kind: SessionItemKind, key: string) =>
       added.some((row) => row.kind === kind && row.key === key);
-    const [rules, tools] = await Promise.all([this.rules(), this.tools()]);
+    const [rules, tools] = await Promise.all([this.rules(), this.tools(undefined, true)]);
     const pinned: PinnedNote[] = [];
     for (const row of added.filter((entry) => entry.kind === 'pinned')) {
       const note = index.note(row.key);
@@ -134,7 +141,11 @@ export class ContextItems {
         own: false,
       },
       rulesFolder: settings.rulesFolder,
-      notices: tools.notices,
+      notices: (this.options.mcp?.statuses() ?? [])
+        .filter((server) => server.state === 'failed' || server.state === 'crashed')
+        .map(
+          (server) => `MCP server “${server.name}” ${server.state}: ${server.message ?? 'no reason given'}.`,
+        ),
     };
   }
 
