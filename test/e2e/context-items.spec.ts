@@ -189,3 +189,27 @@ test('Context used shows an agent rule chosen with its score and one left out wi
   await answer.getByTestId('context-used').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/context-items/context-used.png' });
 });
+
+test('at 1024×700 the Context tab opens in the drawer, and a manual rule switched on there goes with the first message', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await app.chat.getByRole('button', { name: 'Show the references' }).click();
+  const drawer = page.getByTestId('references-drawer');
+  await expect(drawer).toBeVisible();
+  await drawer.getByRole('tab', { name: /^Context/ }).click();
+  const rule = drawer.getByTestId('rule-item').filter({ hasText: 'Pirate voice' });
+  await rule.getByRole('switch').check();
+  await expect(rule).toContainText('in this chat');
+  await expect(page.getByTestId('context-count')).toHaveText('1');
+  await page.screenshot({ path: 'test-results/context-items/drawer-1024.png' });
+  // Nothing in the drawer reaches past its edge.
+  const overflow = await drawer.evaluate((element) => element.scrollWidth - element.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+
+  await page.keyboard.press('Escape');
+  await ask(app, 'Tell me about compost.');
+  expect(sentText(model.chatRequests.at(-1)!)).toContain('MANUAL-RULE');
+});

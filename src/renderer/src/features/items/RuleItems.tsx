@@ -42,7 +42,7 @@ export function RuleItems({ rules, folder }: { rules: (RuleInfo & { active: bool
           </div>
           <div className="item-facts small">
             <IncludeBadge include={rule.include} />
-            <span className="muted">{states[rule.include](rule.active)}</span>
+            {rule.include !== 'always' && <span className="muted">{states[rule.include](rule.active)}</span>}
           </div>
           {rule.description && <p className="item-detail small">{rule.description}</p>}
           {rule.warning && (

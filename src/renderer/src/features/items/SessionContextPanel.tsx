@@ -31,12 +31,12 @@ function Section({
   );
 }
 
-/** "2 in use · 48 tokens": what a section's items in force cost in each request. */
-function inForce(entries: { tokens: number; active?: boolean }[]): string | undefined {
+/** "2 in use · 48 tokens": how many of a section's items are in force, and what they cost. */
+function inForce(entries: { tokens: number; active?: boolean }[], word: string): string | undefined {
   const used = entries.filter((entry) => entry.active !== false);
   if (used.length === 0) return undefined;
   const tokens = used.reduce((sum, entry) => sum + entry.tokens, 0);
-  return `${used.length} in use · ${exactTokens(tokens)} tokens`;
+  return `${used.length} ${word} · ${exactTokens(tokens)} tokens`;
 }
 
 function Sections({ items }: { items: PanelItems }) {
@@ -49,16 +49,16 @@ function Sections({ items }: { items: PanelItems }) {
           ))}
         </ul>
       )}
-      <Section title="Pinned notes" summary={inForce(items.pinned)} testId="pinned-section">
+      <Section title="Pinned notes" summary={inForce(items.pinned, 'pinned')} testId="pinned-section">
         <PinnedItems pinned={items.pinned} />
       </Section>
-      <Section title="Rules" summary={inForce(items.rules)} testId="rules-section">
+      <Section title="Rules" summary={inForce(items.rules, 'in use')} testId="rules-section">
         <RuleItems rules={items.rules} folder={items.rulesFolder} />
       </Section>
-      <Section title="Files" summary={inForce(items.attachments)} testId="files-section">
+      <Section title="Files" summary={inForce(items.attachments, 'sent')} testId="files-section">
         <FileItems files={items.attachments} />
       </Section>
-      <Section title="Tools" summary={inForce(items.tools)} testId="tools-section">
+      <Section title="Tools" summary={inForce(items.tools, 'offered')} testId="tools-section">
         <ToolItems tools={items.tools} />
       </Section>
       <Section title="Agent prompt" testId="prompt-section">

@@ -22,7 +22,6 @@ function shortName(tool: ToolInfo): string {
 }
 
 function state(tool: ActiveTool): string {
-  if (tool.include === 'always') return 'offered in every chat';
   if (tool.include === 'agent')
     return tool.active ? 'added to this chat' : 'offered when a question needs it';
   return tool.active ? 'offered in this chat' : 'not in this chat';
@@ -50,7 +49,7 @@ export function ToolItems({ tools }: { tools: ActiveTool[] }) {
                 </div>
                 <div className="item-facts small">
                   <IncludeBadge include={tool.include} />
-                  <span className="muted">{state(tool)}</span>
+                  {tool.include !== 'always' && <span className="muted">{state(tool)}</span>}
                 </div>
               </li>
             ))}
