@@ -46,7 +46,11 @@ test('the Context tab lists the rules with their modes and a broken rule’s war
 }) => {
   const app = new AppPage(page);
   await page.goto(server.url);
-  await app.showTab('Context');
+  // The tabs are reached and switched with the keyboard too.
+  await page.getByRole('tab', { name: 'References' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: /^Context/ })).toBeFocused();
+  await expect(page.getByRole('tab', { name: /^Context/ })).toHaveAttribute('aria-selected', 'true');
   const panel = app.chatContext;
   const rules = panel.getByTestId('rule-item');
   await expect(rules).toHaveCount(5);
@@ -59,7 +63,10 @@ test('the Context tab lists the rules with their modes and a broken rule’s war
   await expect(rules.filter({ hasText: 'Broken' }).getByTestId('rule-warning')).toContainText(
     'not valid YAML',
   );
+  // Tools all offered always have nothing to choose: their group starts folded, and opens.
   const tools = panel.getByTestId('tool-group').filter({ hasText: 'Vault' });
+  await expect(tools).toContainText(/Vault\s*5 · [\d,]+ tokens/);
+  await tools.getByText('Vault').click();
   await expect(tools.getByTestId('tool-item').filter({ hasText: 'search_notes' })).toContainText('always');
   await expect(panel.getByTestId('pinned-section')).toContainText('Pin a note');
   await expect(panel.getByTestId('files-section')).toContainText('Drop files on the message box');

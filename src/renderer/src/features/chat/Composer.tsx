@@ -172,35 +172,37 @@ export function Composer({ streaming }: { streaming: boolean }) {
             event.target.value = '';
           }}
         />
-        <button
-          type="button"
-          className="icon-button composer-attach"
-          aria-label="Attach files"
-          title="Attach files (text, Markdown, code or PDF); you can also drop or paste them"
-          onClick={() => picker.current?.click()}
-        >
-          <Paperclip size={16} aria-hidden />
-        </button>
-        {streaming ? (
+        <div className="composer-actions">
           <button
             type="button"
-            disabled={offline !== null}
-            title={offline ?? undefined}
-            onClick={() => void stop()}
+            className="icon-button composer-attach"
+            aria-label="Attach files"
+            title="Attach files (text, Markdown, code or PDF); you can also drop or paste them"
+            onClick={() => picker.current?.click()}
           >
-            Stop
+            <Paperclip size={16} aria-hidden />
           </button>
-        ) : (
-          <button
-            type="button"
-            className="primary"
-            disabled={blocked}
-            title={offline ?? (files.reading ? 'Waiting for the files to be read' : undefined)}
-            onClick={() => void submit()}
-          >
-            Send
-          </button>
-        )}
+          {streaming ? (
+            <button
+              type="button"
+              disabled={offline !== null}
+              title={offline ?? undefined}
+              onClick={() => void stop()}
+            >
+              Stop
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="primary"
+              disabled={blocked}
+              title={offline ?? (files.reading ? 'Waiting for the files to be read' : undefined)}
+              onClick={() => void submit()}
+            >
+              Send
+            </button>
+          )}
+        </div>
       </div>
     </div>
   );

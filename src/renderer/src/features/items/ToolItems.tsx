@@ -33,8 +33,20 @@ export function ToolItems({ tools }: { tools: ActiveTool[] }) {
   return (
     <>
       {groups(tools).map((group) => (
-        <div key={group.name} className="item-group" data-testid="tool-group">
-          <h4>{group.name}</h4>
+        // A group of tools all offered always has nothing to choose: it starts folded.
+        <details
+          key={group.name}
+          className="item-group"
+          data-testid="tool-group"
+          open={group.tools.some((tool) => tool.include !== 'always')}
+        >
+          <summary>
+            <h4>{group.name}</h4>
+            <span className="items-summary">
+              {group.tools.length} · {exactTokens(group.tools.reduce((sum, tool) => sum + tool.tokens, 0))}{' '}
+              tokens
+            </span>
+          </summary>
           <ul className="item-list">
             {group.tools.map((tool) => (
               <li key={tool.name} className="item" data-testid="tool-item" data-active={tool.active}>
@@ -54,7 +66,7 @@ export function ToolItems({ tools }: { tools: ActiveTool[] }) {
               </li>
             ))}
           </ul>
-        </div>
+        </details>
       ))}
       {!hasServers && (
         <p className="items-empty small">
