@@ -1,3 +1,5 @@
+import { renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../support/app-page';
 import { sentText, writeRules } from '../support/context-items-vault';
@@ -71,6 +73,9 @@ test('the Context tab lists the rules with their modes and a broken rule’s war
   await expect(panel.getByTestId('pinned-section')).toContainText('Pin a note');
   await expect(panel.getByTestId('files-section')).toContainText('Drop files on the message box');
   await page.screenshot({ path: 'test-results/context-items/panel-new-chat.png' });
+  await panel.getByTestId('prompt-section').scrollIntoViewIfNeeded();
+  await expect(panel.getByTestId('agent-prompt')).toContainText('Once the chat has started');
+  await page.screenshot({ path: 'test-results/context-items/panel-new-chat-end.png' });
 });
 
 test('a note pinned from a reference card by keyboard, and one from the viewer, go into the next request; unpinning takes one out', async ({
@@ -153,6 +158,7 @@ test('@ in a new chat offers rules, tools and notes as typed; the chosen rule go
   for (let count = 0; count < 5; count++) await app.composer.press('Backspace');
   await app.composer.pressSequentially('@pir');
   await expect(suggestions.getByRole('option').first()).toContainText('Pirate voice');
+  await page.screenshot({ path: 'test-results/context-items/mention-list.png' });
   await app.composer.press('Enter');
   await expect(notice).toHaveText(
     'Added the rule “Pirate voice” to this chat. It goes with your first message.',
@@ -219,4 +225,35 @@ test('at 1024×700 the Context tab opens in the drawer, and a manual rule switch
   await page.keyboard.press('Escape');
   await ask(app, 'Tell me about compost.');
   expect(sentText(model.chatRequests.at(-1)!)).toContain('MANUAL-RULE');
+});
+
+test('a pinned note renamed on disk is followed and says where it was; a deleted one shows as gone', async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await ask(app, 'Hello.');
+  await app.composer.pressSequentially('@Garden');
+  await expect(page.getByRole('listbox', { name: 'Add to this chat' }).getByRole('option')).toHaveText([
+    /Gardening advice/,
+    /Gardening/,
+  ]);
+  await app.composer.press('ArrowDown');
+  await app.composer.press('Enter');
+  await expect(page.getByTestId('composer-notice')).toHaveText('Pinned “Gardening” to this chat.');
+  await app.composer.pressSequentially('@Atom');
+  await app.composer.press('Enter');
+  await expect(page.getByTestId('composer-notice')).toHaveText('Pinned “Atomic notes” to this chat.');
+
+  await app.showTab('Context');
+  const pinned = app.chatContext.getByTestId('pinned-item');
+  await expect(pinned).toHaveCount(2);
+  rmSync(join(workspace.vault, 'Atomic notes.md'));
+  await expect(pinned.filter({ hasText: 'Atomic notes' })).toHaveAttribute('data-state', 'gone');
+  await expect(pinned.filter({ hasText: 'Atomic notes' }).getByTestId('pinned-state')).toContainText('gone');
+  renameSync(join(workspace.vault, 'Gardening.md'), join(workspace.vault, 'Garden plans.md'));
+  await expect(pinned.filter({ hasText: 'Garden plans' }).getByTestId('pinned-state')).toHaveText(
+    'moved from Gardening.md',
+  );
+  await page.screenshot({ path: 'test-results/context-items/panel-moved-gone.png' });
 });

@@ -46,9 +46,11 @@ export function PinnedItems({ pinned }: { pinned: PanelPinned[] }) {
             </div>
             <div className="item-facts small">
               <span className="muted item-path">{note.path}</span>
-              <span className="item-tokens">
-                {note.pending ? 'counted when sent' : `${exactTokens(note.tokens)} tokens`}
-              </span>
+              {note.state !== 'gone' && (
+                <span className="item-tokens">
+                  {note.pending ? 'counted when sent' : `${exactTokens(note.tokens)} tokens`}
+                </span>
+              )}
             </div>
             {state && (
               <p

@@ -91,14 +91,20 @@ const afterEventMs = 100;
 let subscribed = false;
 /**
  * Keeps the items on the open chat: reloads when another chat opens, when a message brought files, when
- * main says items changed (a rule edited, a pin that followed a rename, a server's state), and when an
- * index pass ends (rules are notes: the first pass finds them).
+ * main says items changed (a rule edited, a pin that followed a rename, a server's state), when a pinned
+ * note changed on disk, and when an index pass ends (rules are notes: the first pass finds them).
  */
 export function startItemsSync(): void {
   if (subscribed) return;
   subscribed = true;
   kasten.items.onChanged(({ sessionId }) => {
     if (sessionId === null || sessionId === openSessionId()) loader.schedule(afterEventMs);
+  });
+  // Main says so when a pin follows a rename, not when a pinned note is edited or deleted: its count or
+  // its state changed all the same.
+  kasten.index.onChanged((change) => {
+    const pinned = useItemsStore.getState().items?.pinned ?? [];
+    if (pinned.some((note) => change.paths.includes(note.path))) loader.schedule(afterEventMs);
   });
   let indexing = false;
   kasten.index.onProgress((progress) => {
