@@ -3,42 +3,18 @@ import { join } from 'node:path';
 import { expect, test, type Request } from '@playwright/test';
 import { AppPage } from '../support/app-page';
 import { sentText } from '../support/context-items-vault';
-import { scriptedModelArgs, startKastenServer, type RunningServer } from '../support/kasten-server';
-import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
-import { tempWorkspace } from '../support/temp-vault';
+import { contextItemsHost } from '../support/context-items-host';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'attachments');
-let workspace: ReturnType<typeof tempWorkspace>;
-let model: ScriptedModelServer;
-let server: RunningServer;
-const errors: Error[] = [];
+const host = contextItemsHost({ rules: false, reply: 'Read them.' });
 
 test.use({ viewport: { width: 1280, height: 800 } });
-
-test.beforeEach(async ({ page }) => {
-  workspace = tempWorkspace('chat');
-  model = await startScriptedModelServer();
-  model.script(() => ({ text: 'Read them.' }));
-  server = await startKastenServer({
-    vault: workspace.vault,
-    dataDir: workspace.dataDir,
-    args: scriptedModelArgs(model.url),
-  });
-  errors.length = 0;
-  page.on('pageerror', (error) => errors.push(error));
-});
-test.afterEach(async () => {
-  await server.stop();
-  await model.stop();
-  workspace.remove();
-  expect(errors).toEqual([]);
-});
 
 test('a PDF and a Markdown file dropped on the composer show their pages and tokens, go to the model with the message, and stay on it', async ({
   page,
 }) => {
   const app = new AppPage(page);
-  await page.goto(server.url);
+  await page.goto(host.server.url);
   await app.dropFiles(app.composerArea, [join(fixtures, 'two-pages.pdf'), join(fixtures, 'notes.md')]);
   const chips = app.composerArea.getByTestId('attachment-chip');
   await expect(chips).toHaveText([
@@ -51,7 +27,7 @@ test('a PDF and a Markdown file dropped on the composer show their pages and tok
 
   const answer = app.chat.getByTestId('assistant-message');
   await expect(answer).toHaveAttribute('data-status', 'complete');
-  const sent = sentText(model.chatRequests.at(-1)!);
+  const sent = sentText(host.model.chatRequests.at(-1)!);
   expect(sent).toContain('The heron waits at the weir');
   expect(sent).toContain('Page two: the river rises in March.');
   expect(sent).toContain('Reading list');
@@ -75,7 +51,7 @@ test('files picked with the paperclip: a scanned PDF is refused with its reason,
     if (request.url().includes('/api/attachments:prepare'))
       prepared.push((request.postDataJSON() as { name: string }).name);
   });
-  await page.goto(server.url);
+  await page.goto(host.server.url);
   const chips = app.composerArea.getByTestId('attachment-chip');
   const file = (name: string, mimeType: string) => ({
     name,
@@ -108,7 +84,7 @@ test('files picked with the paperclip: a scanned PDF is refused with its reason,
   await app.composer.fill('Nothing attached after all.');
   await app.composer.press('Enter');
   await expect(app.chat.getByTestId('assistant-message')).toHaveAttribute('data-status', 'complete');
-  expect(sentText(model.chatRequests.at(-1)!)).not.toContain('def greet');
+  expect(sentText(host.model.chatRequests.at(-1)!)).not.toContain('def greet');
   await expect(app.chat.getByTestId('user-message').getByTestId('attachment-chip')).toHaveCount(0);
   await expect(chips).toHaveCount(0);
 });

@@ -1,42 +1,18 @@
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../support/app-page';
 import { sentText } from '../support/context-items-vault';
-import { scriptedModelArgs, startKastenServer, type RunningServer } from '../support/kasten-server';
 import { testServerScript } from '../support/mcp-test-servers';
-import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
-import { tempWorkspace } from '../support/temp-vault';
+import { contextItemsHost } from '../support/context-items-host';
 
-let workspace: ReturnType<typeof tempWorkspace>;
-let model: ScriptedModelServer;
-let server: RunningServer;
-const errors: Error[] = [];
+const host = contextItemsHost({ rules: false });
 
 test.use({ viewport: { width: 1280, height: 800 } });
-
-test.beforeEach(async ({ page }) => {
-  workspace = tempWorkspace('chat');
-  model = await startScriptedModelServer();
-  model.script(() => ({ text: 'Fine.' }));
-  server = await startKastenServer({
-    vault: workspace.vault,
-    dataDir: workspace.dataDir,
-    args: scriptedModelArgs(model.url),
-  });
-  errors.length = 0;
-  page.on('pageerror', (error) => errors.push(error));
-});
-test.afterEach(async () => {
-  await server.stop();
-  await model.stop();
-  workspace.remove();
-  expect(errors).toEqual([]);
-});
 
 test('an MCP server added in Settings becomes ready with its tools; the model calls one and the chat shows it', async ({
   page,
 }) => {
   const app = new AppPage(page);
-  await page.goto(server.url);
+  await page.goto(host.server.url);
   await app.statusBar.getByTestId('model-status').click();
   const settings = page.getByTestId('settings');
   const section = settings.getByRole('region', { name: 'MCP servers' });
@@ -84,7 +60,7 @@ test('an MCP server added in Settings becomes ready with its tools; the model ca
   await expect(add).toContainText('manual');
   await expect(add.getByRole('switch')).not.toBeChecked();
 
-  model.script([
+  host.model.script([
     { toolCalls: [{ name: 'mcp__test-tools__echo', arguments: { text: 'hello from the MCP server' } }] },
     { text: 'The server echoed it.' },
   ]);
@@ -94,14 +70,14 @@ test('an MCP server added in Settings becomes ready with its tools; the model ca
   await expect(answer).toHaveAttribute('data-status', 'complete');
   await expect(answer.getByTestId('tool-call')).toContainText('mcp__test-tools__echo');
   await expect(answer).toContainText('The server echoed it.');
-  expect(sentText(model.chatRequests.at(-1)!)).toContain('hello from the MCP server');
+  expect(sentText(host.model.chatRequests.at(-1)!)).toContain('hello from the MCP server');
 });
 
 test('the vault’s agent prompt saved in Settings goes into requests, and a vault tool made manual leaves them', async ({
   page,
 }) => {
   const app = new AppPage(page);
-  await page.goto(server.url);
+  await page.goto(host.server.url);
   await app.statusBar.getByTestId('model-status').click();
   const section = page.getByTestId('settings').getByRole('region', { name: 'Context items' });
   await section.getByRole('textbox', { name: 'Agent prompt' }).fill('AGENT-PROMPT: answer in one line.');
@@ -120,7 +96,7 @@ test('the vault’s agent prompt saved in Settings goes into requests, and a vau
   await app.composer.fill('What is in the garden?');
   await app.composer.press('Enter');
   await expect(app.chat.getByTestId('assistant-message')).toHaveAttribute('data-status', 'complete');
-  const request = model.chatRequests.at(-1)!;
+  const request = host.model.chatRequests.at(-1)!;
   expect(sentText(request)).toContain('AGENT-PROMPT: answer in one line.');
   expect(JSON.stringify(request.tools)).not.toContain('find_related');
   expect(JSON.stringify(request.tools)).toContain('search_notes');
@@ -138,7 +114,7 @@ test('the vault’s agent prompt saved in Settings goes into requests, and a vau
   const answers = app.chat.getByTestId('assistant-message');
   await expect(answers).toHaveCount(2);
   await expect(answers.last()).toHaveAttribute('data-status', 'complete');
-  expect(sentText(model.chatRequests.at(-1)!)).toContain('OWN-PROMPT: talk like a gardener.');
+  expect(sentText(host.model.chatRequests.at(-1)!)).toContain('OWN-PROMPT: talk like a gardener.');
   await prompt.getByRole('button', { name: 'Use the vault’s' }).click();
   await expect(prompt).toContainText('The vault’s prompt');
 });

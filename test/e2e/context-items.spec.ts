@@ -1,53 +1,17 @@
-import { renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../support/app-page';
-import { sentText, writeRules } from '../support/context-items-vault';
-import { scriptedModelArgs, startKastenServer, type RunningServer } from '../support/kasten-server';
-import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
-import { tempWorkspace } from '../support/temp-vault';
+import { ask, contextItemsHost } from '../support/context-items-host';
+import { sentText } from '../support/context-items-vault';
 
-let workspace: ReturnType<typeof tempWorkspace>;
-let model: ScriptedModelServer;
-let server: RunningServer;
-const errors: Error[] = [];
+const host = contextItemsHost();
 
 test.use({ viewport: { width: 1280, height: 800 } });
-
-test.beforeEach(async ({ page }) => {
-  workspace = tempWorkspace('chat');
-  writeRules(workspace.vault);
-  model = await startScriptedModelServer();
-  model.script(() => ({ text: 'Fine.' }));
-  server = await startKastenServer({
-    vault: workspace.vault,
-    dataDir: workspace.dataDir,
-    args: scriptedModelArgs(model.url),
-  });
-  errors.length = 0;
-  page.on('pageerror', (error) => errors.push(error));
-});
-test.afterEach(async () => {
-  await server.stop();
-  await model.stop();
-  workspace.remove();
-  expect(errors).toEqual([]);
-});
-
-async function ask(app: AppPage, text: string) {
-  const answers = app.chat.getByTestId('assistant-message');
-  const before = await answers.count();
-  await app.composer.fill(text);
-  await app.composer.press('Enter');
-  await expect(answers).toHaveCount(before + 1);
-  await expect(answers.last()).toHaveAttribute('data-status', 'complete');
-}
 
 test('the Context tab lists the rules with their modes and a broken rule’s warning, and the tools by source', async ({
   page,
 }) => {
   const app = new AppPage(page);
-  await page.goto(server.url);
+  await page.goto(host.server.url);
   // The tabs are reached and switched with the keyboard too.
   await page.getByRole('tab', { name: 'References' }).focus();
   await page.keyboard.press('ArrowRight');
@@ -78,66 +42,11 @@ test('the Context tab lists the rules with their modes and a broken rule’s war
   await page.screenshot({ path: 'test-results/context-items/panel-new-chat-end.png' });
 });
 
-test('a note pinned from a reference card by keyboard, and one from the viewer, go into the next request; unpinning takes one out', async ({
-  page,
-}) => {
-  const app = new AppPage(page);
-  await page.goto(server.url);
-  await ask(app, 'What does [[Gardening]] say?');
-
-  // The card opens the note; the pin beside it is a target of its own, reached with Tab.
-  const card = app.references.getByTestId('reference').filter({ hasText: 'Gardening.md' });
-  await card
-    .getByRole('button', { name: /Gardening/ })
-    .first()
-    .focus();
-  await page.keyboard.press('Tab');
-  const pin = card.getByRole('button', { name: 'Pin “Gardening” to this chat' });
-  await expect(pin).toBeFocused();
-  await page.keyboard.press('Enter');
-  await expect(pin).toHaveAttribute('aria-pressed', 'true');
-  await expect(app.viewer).toBeHidden();
-
-  await app.note('Atomic notes').click();
-  const viewerPin = app.viewer.getByRole('button', { name: 'Pin “Atomic notes” to this chat' });
-  await viewerPin.click();
-  await expect(viewerPin).toHaveAttribute('aria-pressed', 'true');
-
-  await app.showTab('Context');
-  const pinned = app.chatContext.getByTestId('pinned-item');
-  await expect(pinned).toHaveText([/Gardening.*Gardening\.md.*\d+ tokens/, /Atomic notes.*\d+ tokens/]);
-  await expect(page.getByTestId('context-count')).toHaveText('2');
-  await page.screenshot({ path: 'test-results/context-items/panel-pinned.png' });
-
-  await ask(app, 'Which plants need sun?');
-  const used = app.chat.getByTestId('assistant-message').last();
-  await used.getByTestId('context-used-button').click();
-  await expect(
-    used.getByTestId('context-group').filter({ hasText: 'Pinned notes' }).getByTestId('context-item'),
-  ).toHaveText([/Gardening/, /Atomic notes/]);
-
-  await pinned.filter({ hasText: 'Gardening' }).getByRole('button', { name: 'Unpin “Gardening”' }).click();
-  await expect(pinned).toHaveText([/Atomic notes/]);
-  await ask(app, 'And which need water?');
-  const next = app.chat.getByTestId('assistant-message').last();
-  await next.getByTestId('context-used-button').click();
-  await expect(
-    next.getByTestId('context-group').filter({ hasText: 'Pinned notes' }).getByTestId('context-item'),
-  ).toHaveText([/Atomic notes/]);
-
-  // The card is still one target: a click on it opens the note.
-  await app.viewer.getByRole('button', { name: 'Close note' }).click();
-  await app.showTab('References');
-  await app.references.getByRole('tab', { name: 'Session' }).click();
-  await app.references.getByTestId('reference').filter({ hasText: 'Gardening.md' }).click();
-  await expect(app.viewerTitle()).toHaveText('Gardening');
-});
-
 test('@ in a new chat offers rules, tools and notes as typed; the chosen rule goes with the first message', async ({
   page,
 }) => {
   const app = new AppPage(page);
-  await page.goto(server.url);
+  await page.goto(host.server.url);
   const suggestions = page.getByRole('listbox', { name: 'Add to this chat' });
   const notice = page.getByTestId('composer-notice');
 
@@ -173,7 +82,7 @@ test('@ in a new chat offers rules, tools and notes as typed; the chosen rule go
   await app.composer.pressSequentially(', please.');
   await app.composer.press('Enter');
   await expect(app.chat.getByTestId('assistant-message')).toHaveAttribute('data-status', 'complete');
-  const sent = sentText(model.chatRequests.at(-1)!);
+  const sent = sentText(host.model.chatRequests.at(-1)!);
   expect(sent).toContain('MANUAL-RULE');
   expect(sent).toContain('Be brief, please.');
   expect(sent).not.toContain('@pir');
@@ -186,7 +95,7 @@ test('Context used shows an agent rule chosen with its score and one left out wi
   page,
 }) => {
   const app = new AppPage(page);
-  await page.goto(server.url);
+  await page.goto(host.server.url);
   await ask(app, 'How do I grow tomatoes with compost in poor soil?');
   const answer = app.chat.getByTestId('assistant-message');
   await answer.getByTestId('context-used-button').click();
@@ -201,59 +110,4 @@ test('Context used shows an agent rule chosen with its score and one left out wi
   await expect(left).toContainText(/score 0\.\d\d, .*\(matched by words\)/);
   await answer.getByTestId('context-used').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/context-items/context-used.png' });
-});
-
-test('at 1024×700 the Context tab opens in the drawer, and a manual rule switched on there goes with the first message', async ({
-  page,
-}) => {
-  await page.setViewportSize({ width: 1024, height: 700 });
-  const app = new AppPage(page);
-  await page.goto(server.url);
-  await app.chat.getByRole('button', { name: 'Show the references' }).click();
-  const drawer = page.getByTestId('references-drawer');
-  await expect(drawer).toBeVisible();
-  await drawer.getByRole('tab', { name: /^Context/ }).click();
-  const rule = drawer.getByTestId('rule-item').filter({ hasText: 'Pirate voice' });
-  await rule.getByRole('switch').check();
-  await expect(rule).toContainText('in this chat');
-  await expect(page.getByTestId('context-count')).toHaveText('1');
-  await page.screenshot({ path: 'test-results/context-items/drawer-1024.png' });
-  // Nothing in the drawer reaches past its edge.
-  const overflow = await drawer.evaluate((element) => element.scrollWidth - element.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-
-  await page.keyboard.press('Escape');
-  await ask(app, 'Tell me about compost.');
-  expect(sentText(model.chatRequests.at(-1)!)).toContain('MANUAL-RULE');
-});
-
-test('a pinned note renamed on disk is followed and says where it was; a deleted one shows as gone', async ({
-  page,
-}) => {
-  const app = new AppPage(page);
-  await page.goto(server.url);
-  await ask(app, 'Hello.');
-  await app.composer.pressSequentially('@Garden');
-  await expect(page.getByRole('listbox', { name: 'Add to this chat' }).getByRole('option')).toHaveText([
-    /Gardening advice/,
-    /Gardening/,
-  ]);
-  await app.composer.press('ArrowDown');
-  await app.composer.press('Enter');
-  await expect(page.getByTestId('composer-notice')).toHaveText('Pinned “Gardening” to this chat.');
-  await app.composer.pressSequentially('@Atom');
-  await app.composer.press('Enter');
-  await expect(page.getByTestId('composer-notice')).toHaveText('Pinned “Atomic notes” to this chat.');
-
-  await app.showTab('Context');
-  const pinned = app.chatContext.getByTestId('pinned-item');
-  await expect(pinned).toHaveCount(2);
-  rmSync(join(workspace.vault, 'Atomic notes.md'));
-  await expect(pinned.filter({ hasText: 'Atomic notes' })).toHaveAttribute('data-state', 'gone');
-  await expect(pinned.filter({ hasText: 'Atomic notes' }).getByTestId('pinned-state')).toContainText('gone');
-  renameSync(join(workspace.vault, 'Gardening.md'), join(workspace.vault, 'Garden plans.md'));
-  await expect(pinned.filter({ hasText: 'Garden plans' }).getByTestId('pinned-state')).toHaveText(
-    'moved from Gardening.md',
-  );
-  await page.screenshot({ path: 'test-results/context-items/panel-moved-gone.png' });
 });

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { AgentPromptPlacement, SessionItems } from '../../../../shared/context-items-domain';
 import { useSettingsStore } from '../settings/settings-store';
 import { useItemsStore } from './items-store';
+import './agent-prompt.css';
 
 export const placementNames: Record<AgentPromptPlacement, string> = {
   message: 'above my latest message',

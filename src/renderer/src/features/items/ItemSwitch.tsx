@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { SessionItemKind } from '../../../../shared/context-items-domain';
 import { useItemsStore } from './items-store';
+import './item-switch.css';
 
 /** Puts a manual (or agent) rule or tool in this chat or takes it out; main's refusal shows under it. */
 export function ItemSwitch({

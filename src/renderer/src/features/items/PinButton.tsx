@@ -1,7 +1,7 @@
 import { Pin } from 'lucide-react';
 import { useState } from 'react';
 import { useItemsStore, usePinned } from './items-store';
-import './items.css';
+import './pin-button.css';
 
 /**
  * Pins a note to the open chat (the model gets all of it in every request) or unpins it; pressed while
