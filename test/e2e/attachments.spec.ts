@@ -10,7 +10,7 @@ const host = contextItemsHost({ rules: false, reply: 'Read them.' });
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
-test('a PDF and a Markdown file dropped on the composer show their pages and tokens, go to the model with the message, and stay on it', async ({
+test('a PDF and a Markdown file dropped on the composer, and code pasted, show their pages and tokens, go to the model with the message, and stay on it', async ({
   page,
 }) => {
   const app = new AppPage(page);
@@ -21,6 +21,10 @@ test('a PDF and a Markdown file dropped on the composer show their pages and tok
     /two-pages\.pdf\s*PDF, 2 pages · [1-9]\d* tokens/,
     /notes\.md\s*Markdown · [1-9]\d* tokens/,
   ]);
+  // Files copied elsewhere and pasted into the message box come along too.
+  await app.pasteFiles(app.composer, [join(fixtures, 'greet.py')]);
+  await expect(chips).toHaveCount(3);
+  await expect(chips.last()).toHaveText(/greet\.py\s*code · [1-9]\d* tokens/);
   await app.composer.fill('What do these files say about the heron?');
   await page.screenshot({ path: 'test-results/context-items/composer-chips.png' });
   await app.composer.press('Enter');
@@ -31,14 +35,20 @@ test('a PDF and a Markdown file dropped on the composer show their pages and tok
   expect(sent).toContain('The heron waits at the weir');
   expect(sent).toContain('Page two: the river rises in March.');
   expect(sent).toContain('Reading list');
+  expect(sent).toContain('def greet(name: str)');
   await expect(chips).toHaveCount(0);
   await expect(app.chat.getByTestId('user-message').getByTestId('attachment-chip')).toHaveText([
     /two-pages\.pdf\s*PDF, 2 pages · \d+ tokens/,
     /notes\.md\s*Markdown · \d+ tokens/,
+    /greet\.py\s*code · \d+ tokens/,
   ]);
 
   await app.showTab('Context');
-  await expect(app.chatContext.getByTestId('file-item')).toHaveText([/two-pages\.pdf/, /notes\.md/]);
+  await expect(app.chatContext.getByTestId('file-item')).toHaveText([
+    /two-pages\.pdf/,
+    /notes\.md/,
+    /greet\.py/,
+  ]);
   await page.screenshot({ path: 'test-results/context-items/message-files.png' });
 });
 
@@ -75,6 +85,7 @@ test('files picked with the paperclip: a scanned PDF is refused with its reason,
   const code = chips.filter({ hasText: 'greet.py' });
   await expect(code).toContainText(/code · \d+ tokens/);
   expect(prepared.sort()).toEqual(['greet.py', 'scan.pdf']);
+  await page.screenshot({ path: 'test-results/context-items/composer-refusals.png' });
 
   await scan.getByRole('button', { name: 'Dismiss the message about scan.pdf' }).click();
   await expect(scan).toHaveCount(0);

@@ -53,12 +53,32 @@ export class AppPage {
 
   /** Drops files from disk on `target` as a file manager would: dragenter, dragover, then drop. */
   async dropFiles(target: Locator, paths: string[]): Promise<void> {
+    const dataTransfer = await this.filesTransfer(paths);
+    for (const type of ['dragenter', 'dragover', 'drop']) await target.dispatchEvent(type, { dataTransfer });
+  }
+
+  /** Pastes files from disk into `target`, as after copying them in a file manager. */
+  async pasteFiles(target: Locator, paths: string[]): Promise<void> {
+    const dataTransfer = await this.filesTransfer(paths);
+    await target.evaluate((element, clipboardData) => {
+      // Runs in the page; this file is type-checked without the DOM's types.
+      const page = globalThis as unknown as {
+        ClipboardEvent: new (type: string, init: object) => Event;
+      };
+      element.dispatchEvent(
+        new page.ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }),
+      );
+    }, dataTransfer);
+  }
+
+  /** A DataTransfer in the page holding the files at `paths`. */
+  private async filesTransfer(paths: string[]) {
     const files = paths.map((path) => ({
       name: basename(path),
       type: path.endsWith('.pdf') ? 'application/pdf' : path.endsWith('.md') ? 'text/markdown' : 'text/plain',
       data: readFileSync(path).toString('base64'),
     }));
-    const dataTransfer = await this.page.evaluateHandle((list) => {
+    return this.page.evaluateHandle((list) => {
       // Runs in the page; this file is type-checked without the DOM's types.
       const page = globalThis as unknown as { DataTransfer: new () => { items: { add(file: File): void } } };
       const transfer = new page.DataTransfer();
@@ -68,6 +88,5 @@ export class AppPage {
       }
       return transfer;
     }, files);
-    for (const type of ['dragenter', 'dragover', 'drop']) await target.dispatchEvent(type, { dataTransfer });
   }
 }
