@@ -39,8 +39,17 @@ export function useCompletion(
   const titles = useNoteTitles(link !== null || mention !== null);
   const items = useItemsStore((state) => state.items);
   const pending = useItemsStore((state) => state.pending);
+  // Without main's items (not loaded, or refused) notes can still be pinned.
   const candidates = useMemo(
-    () => (items && titles ? mentionCandidates(panelItems(items, pending), titles) : []),
+    () =>
+      titles
+        ? mentionCandidates(
+            items
+              ? panelItems(items, pending)
+              : { rules: [], tools: [], rulesFolder: '', pinned: pending.pinned },
+            titles,
+          )
+        : [],
     [items, pending, titles],
   );
   const start = link?.start ?? mention?.start ?? null;

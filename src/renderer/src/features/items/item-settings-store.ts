@@ -18,8 +18,10 @@ export const useItemSettingsStore = create<ItemSettingsState>((set) => ({
   error: null,
   async load() {
     try {
-      const [settings, tools] = await Promise.all([kasten.items.settings(), kasten.tools.list()]);
-      set({ settings, vaultTools: tools.tools.filter((tool) => tool.source === 'vault'), error: null });
+      set({ settings: await kasten.items.settings(), error: null });
+      // Listing tools starts the MCP servers: a slow one must not hold up the rest of the form.
+      const { tools } = await kasten.tools.list();
+      set({ vaultTools: tools.filter((tool) => tool.source === 'vault') });
     } catch (error) {
       set({ error: describeError(error) });
     }
