@@ -99,7 +99,9 @@ test('a reference card is one target for mouse and keyboard; a broken link shows
   await atomic.getByTestId('kind-direct').click();
   await expect(app.viewerTitle()).toHaveText('Atomic notes');
   await app.viewer.getByRole('button', { name: /close/i }).click();
-  await atomic.getByRole('button').focus();
+  // The card opens the note; its second target, the pin, has a name of its own.
+  await atomic.getByRole('button').first().focus();
+  await expect(atomic.getByRole('button', { name: 'Pin “Atomic notes” to this chat' })).toBeVisible();
   await page.keyboard.press('Enter');
   await expect(app.viewerTitle()).toHaveText('Atomic notes');
 });

@@ -305,7 +305,7 @@ test('Settings choose how new chats fit the window, and the breakdown of a new c
   await settings.getByTestId('context-settings-save').click();
   await expect(settings.getByText('Saved.')).toBeVisible();
   await settings
-    .getByRole('region', { name: 'Context' })
+    .getByRole('region', { name: 'Context', exact: true })
     .screenshot({ path: 'test-results/context/settings.png' });
   await page.getByRole('button', { name: 'Close settings' }).click();
 

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 
 /** The main window as a user sees it. */
@@ -7,7 +9,11 @@ export class AppPage {
   readonly statusBar: Locator;
   readonly chat: Locator;
   readonly references: Locator;
+  /** The right sidebar's Context tab: what the chat holds besides its messages. */
+  readonly chatContext: Locator;
   readonly composer: Locator;
+  /** The composer with its chips, suggestion list and buttons: where files are dropped. */
+  readonly composerArea: Locator;
   readonly contextMeter: Locator;
   readonly contextPopover: Locator;
 
@@ -17,7 +23,9 @@ export class AppPage {
     this.statusBar = page.getByRole('contentinfo', { name: 'Status' });
     this.chat = page.getByRole('region', { name: 'Chat' });
     this.references = page.getByRole('complementary', { name: 'References' });
+    this.chatContext = page.getByRole('complementary', { name: 'Chat context' });
     this.composer = page.getByTestId('composer');
+    this.composerArea = page.getByTestId('composer-area');
     this.contextMeter = this.statusBar.getByTestId('context-meter');
     this.contextPopover = page.getByRole('dialog', { name: 'Context breakdown' });
   }
@@ -36,5 +44,49 @@ export class AppPage {
 
   wikilink(text: string): Locator {
     return this.viewer.locator('a.wikilink', { hasText: text });
+  }
+
+  /** Shows a tab of the right sidebar: the references, or the chat's context. */
+  async showTab(name: 'References' | 'Context'): Promise<void> {
+    await this.page.getByRole('tab', { name: new RegExp(`^${name}`) }).click();
+  }
+
+  /** Drops files from disk on `target` as a file manager would: dragenter, dragover, then drop. */
+  async dropFiles(target: Locator, paths: string[]): Promise<void> {
+    const dataTransfer = await this.filesTransfer(paths);
+    for (const type of ['dragenter', 'dragover', 'drop']) await target.dispatchEvent(type, { dataTransfer });
+  }
+
+  /** Pastes files from disk into `target`, as after copying them in a file manager. */
+  async pasteFiles(target: Locator, paths: string[]): Promise<void> {
+    const dataTransfer = await this.filesTransfer(paths);
+    await target.evaluate((element, clipboardData) => {
+      // Runs in the page; this file is type-checked without the DOM's types.
+      const page = globalThis as unknown as {
+        ClipboardEvent: new (type: string, init: object) => Event;
+      };
+      element.dispatchEvent(
+        new page.ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }),
+      );
+    }, dataTransfer);
+  }
+
+  /** A DataTransfer in the page holding the files at `paths`. */
+  private async filesTransfer(paths: string[]) {
+    const files = paths.map((path) => ({
+      name: basename(path),
+      type: path.endsWith('.pdf') ? 'application/pdf' : path.endsWith('.md') ? 'text/markdown' : 'text/plain',
+      data: readFileSync(path).toString('base64'),
+    }));
+    return this.page.evaluateHandle((list) => {
+      // Runs in the page; this file is type-checked without the DOM's types.
+      const page = globalThis as unknown as { DataTransfer: new () => { items: { add(file: File): void } } };
+      const transfer = new page.DataTransfer();
+      for (const file of list) {
+        const bytes = Uint8Array.from(atob(file.data), (character) => character.charCodeAt(0));
+        transfer.items.add(new File([bytes], file.name, { type: file.type }));
+      }
+      return transfer;
+    }, files);
   }
 }

@@ -8,6 +8,10 @@ import { startEmbeddingSync } from './features/embeddings/embedding-store';
 import { startModelHealth } from './features/status/model-health-store';
 import { useHealthStore } from './features/health/health-store';
 import { HealthView } from './features/health/HealthView';
+import { ContextTabBadge } from './features/items/ContextTabBadge';
+import { startItemsSync } from './features/items/items-store';
+import { SessionContextPanel } from './features/items/SessionContextPanel';
+import { RightPane } from './features/layout/RightPane';
 import { Workspace } from './features/layout/Workspace';
 import { startNoteSync, useNoteStore } from './features/notes/note-store';
 import { NoteViewer } from './features/notes/NoteViewer';
@@ -40,6 +44,7 @@ export function App() {
     startChatSync();
     startSettingsSync();
     startContextSync();
+    startItemsSync();
     startEmbeddingSync();
     startModelHealth();
   }, []);
@@ -51,7 +56,20 @@ export function App() {
         tree={<VaultSidebar />}
         chat={<ChatPane />}
         note={healthShown ? <HealthView /> : noteOpen ? <NoteViewer /> : null}
-        references={<ReferencePanel />}
+        references={
+          <RightPane
+            tabs={[
+              { id: 'references', label: 'References', region: 'References', content: <ReferencePanel /> },
+              {
+                id: 'context',
+                label: 'Context',
+                badge: <ContextTabBadge />,
+                region: 'Chat context',
+                content: <SessionContextPanel />,
+              },
+            ]}
+          />
+        }
       />
       <StatusBar />
       {settingsShown && <SettingsView />}

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   formLabel,
+  groupByKind,
+  includeText,
   kindLabel,
   requestLabels,
   scoreText,
@@ -12,6 +14,28 @@ describe('the "Context used" view', () => {
     expect(formLabel('cut')).toBe('cut');
     expect(formLabel('fallback')).toBe('summary only');
     expect(formLabel('masked')).toBe('masked');
+    expect(formLabel('chunks')).toBe('passages');
+  });
+
+  it('gives an agent item its score beside its mode', () => {
+    expect(includeText('agent', 0.8234)).toBe('agent · 0.82');
+    expect(includeText('always', undefined)).toBe('always');
+  });
+
+  it('groups items by kind in prompt order, keeping their order within a kind, with totals', () => {
+    const groups = groupByKind([
+      { kind: 'current', label: 'Your message', tokens: 5 },
+      { kind: 'rule', label: 'B', tokens: 2 },
+      { kind: 'system', label: 'System prompt', tokens: 10 },
+      { kind: 'rule', label: 'A', tokens: 3 },
+    ] as const);
+    expect(groups.map((group) => [group.label, group.items.map((item) => item.label), group.tokens])).toEqual(
+      [
+        ['System prompt', ['System prompt'], 10],
+        ['Rules', ['B', 'A'], 5],
+        ['Current message', ['Your message'], 5],
+      ],
+    );
   });
 
   it('names a reference a note and the current message a message', () => {

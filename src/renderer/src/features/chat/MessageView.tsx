@@ -1,4 +1,5 @@
-import { messageText, type ChatMessage } from '../../../../shared/chat-domain';
+import { messageText, type AttachmentPart, type ChatMessage } from '../../../../shared/chat-domain';
+import { SentAttachmentChip } from '../attachments/AttachmentChip';
 import { ContextUsed } from '../context/ContextUsed';
 import { useContextStore } from '../context/context-store';
 import { connectionProblem, useConnectionStore } from '../connection/connection-store';
@@ -38,9 +39,19 @@ export function MessageView({
   const compact = useContextStore((state) => state.compact);
   const connectionState = useConnectionStore((state) => state.state);
   if (message.role === 'user') {
+    const files = message.parts.filter((part): part is AttachmentPart => part.type === 'attachment');
     return (
       <article className="message message-user" data-testid="user-message">
         <div className="message-text">{messageText(message)}</div>
+        {files.length > 0 && (
+          <ul className="message-attachments" aria-label="Attached files">
+            {files.map((part) => (
+              <li key={part.attachment.id}>
+                <SentAttachmentChip file={part.attachment} />
+              </li>
+            ))}
+          </ul>
+        )}
       </article>
     );
   }

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { ChatMessage, ChatSession, SessionSummary } from '../../../../shared/chat-domain';
+import type { SendInput } from '../../../../shared/context-items-domain';
 import { describeError, kasten } from '../../api';
 
 interface ChatState {
@@ -20,7 +21,8 @@ interface ChatState {
   /** Reads the open session again (compactions, recorded requests), keeping newer streamed states. */
   reload(): Promise<void>;
   newChat(): void;
-  send(text: string): Promise<boolean>;
+  /** Sends a message with the files prepared for it and, in a chat not started yet, the items chosen. */
+  send(text: string, more?: Pick<SendInput, 'attachments' | 'items'>): Promise<boolean>;
   stop(): Promise<void>;
   retry(): Promise<void>;
   /** Approves or rejects the change the answer waits on; resolves with why that failed, or null. */
@@ -80,11 +82,11 @@ export const useChatStore = create<ChatState>((set, get) => ({
   newChat() {
     set({ session: null, selectedMessageId: null, error: null });
   },
-  async send(text) {
+  async send(text, more = {}) {
     const current = get().session;
     set({ sending: true });
     try {
-      const started = await kasten.chat.send({ text, sessionId: current?.id });
+      const started = await kasten.chat.send({ text, sessionId: current?.id, ...more });
       const base =
         current?.id === started.session.id
           ? current

@@ -1,71 +1,14 @@
 import { useId, useRef, useState } from 'react';
-import type { DroppedItem, RequestContext, RequestItem } from '../../../../shared/context-domain';
-import { openReference } from '../references/open-reference';
-import { formLabel, kindLabel, requestLabels, scoreText } from './request-view';
+import type { RequestContext } from '../../../../shared/context-domain';
+import { RequestItems } from './RequestItems';
+import { requestLabels } from './request-view';
 import { calibrationText, exactTokens, reportedText } from './token-format';
 import './context.css';
-
-function ItemLabel({ item }: { item: RequestItem | DroppedItem }) {
-  if (!item.path) return <span className="context-item-label">{item.label}</span>;
-  const path = item.path;
-  return (
-    <button
-      type="button"
-      className="link-button context-item-label"
-      title={`Open ${path}`}
-      onClick={() => void openReference(path)}
-    >
-      {item.label}
-    </button>
-  );
-}
-
-function ItemFacts({ item }: { item: RequestItem | DroppedItem }) {
-  const form = 'form' in item ? formLabel(item.form) : null;
-  const score = scoreText(item.score);
-  return (
-    <span className="context-item-facts">
-      <span className="muted">{kindLabel(item.kind)}</span>
-      <span className={`include include-${item.include}`} data-testid="context-item-include">
-        {item.include}
-      </span>
-      {score && <span className="muted">{score}</span>}
-      {form && (
-        <span className="context-item-form" data-testid="context-item-form">
-          {form}
-        </span>
-      )}
-    </span>
-  );
-}
 
 function RequestView({ request }: { request: RequestContext }) {
   return (
     <>
-      <ul className="context-items">
-        {request.items.map((item, index) => (
-          <li key={index} className="context-item" data-testid="context-item" data-kind={item.kind}>
-            <ItemLabel item={item} />
-            <span className="context-item-tokens">{exactTokens(item.tokens)}</span>
-            <ItemFacts item={item} />
-          </li>
-        ))}
-      </ul>
-      {request.dropped.length > 0 && (
-        <>
-          <h5>Left out</h5>
-          <ul className="context-items context-dropped">
-            {request.dropped.map((item, index) => (
-              <li key={index} className="context-item" data-testid="context-dropped">
-                <ItemLabel item={item} />
-                <span className="context-item-tokens">{exactTokens(item.tokens)}</span>
-                <ItemFacts item={item} />
-                <span className="context-item-reason small">{item.reason}</span>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+      <RequestItems request={request} />
       {request.notices.length > 0 && (
         <ul className="context-notices small">
           {request.notices.map((notice, index) => (

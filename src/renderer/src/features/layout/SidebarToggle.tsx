@@ -1,6 +1,6 @@
 import { shortcutLabels, useLayoutStore, type Sidebar } from './layout-store';
 
-const names: Record<Sidebar, string> = { tree: 'note tree', references: 'references' };
+const names: Record<Sidebar, string> = { tree: 'note tree', references: 'references and context' };
 
 /** A header button that hides or shows a sidebar, naming its shortcut. */
 export function SidebarToggle({ sidebar }: { sidebar: Sidebar }) {

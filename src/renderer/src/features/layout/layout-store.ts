@@ -5,6 +5,29 @@ export const narrowQuery = '(max-width: 1199px)';
 
 export type Sidebar = 'tree' | 'references';
 
+/** What the right sidebar shows: the notes answers used, or what the chat holds besides its messages. */
+export type RightTab = 'references' | 'context';
+
+const rightTabKey = 'kasten.layout.rightTab';
+
+function savedRightTab(): RightTab {
+  try {
+    return localStorage.getItem(rightTabKey) === 'context' ? 'context' : 'references';
+  } catch {
+    return 'references';
+  }
+}
+
+/** Shows a tab of the right sidebar, remembered for the next start. */
+export function showRightTab(tab: RightTab): void {
+  useLayoutStore.setState({ rightTab: tab });
+  try {
+    localStorage.setItem(rightTabKey, tab);
+  } catch {
+    // A full or disabled storage only costs remembering the tab.
+  }
+}
+
 interface LayoutState {
   /** The window is narrow: references open as a drawer over the note, the tree starts collapsed. */
   narrow: boolean;
@@ -15,6 +38,7 @@ interface LayoutState {
   drawerOpen: boolean;
   /** The tree shown over the chat, in a window too narrow to fit it beside the chat and the note. */
   treeDrawerOpen: boolean;
+  rightTab: RightTab;
   /** Set by the splits once they are mounted; a click or a shortcut goes through it. */
   toggle(sidebar: Sidebar): void;
 }
@@ -26,6 +50,7 @@ export const useLayoutStore = create<LayoutState>(() => ({
   referencesCollapsed: false,
   drawerOpen: false,
   treeDrawerOpen: false,
+  rightTab: typeof window !== 'undefined' ? savedRightTab() : 'references',
   toggle() {},
 }));
 

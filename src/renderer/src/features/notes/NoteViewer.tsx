@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { PinButton } from '../items/PinButton';
 import { RelatedSection } from '../related/RelatedSection';
 import { MarkdownNote } from './MarkdownNote';
 import { NoteLinks } from './NoteLinks';
@@ -57,13 +58,15 @@ export function NoteViewer() {
   }, [note, line, subpath, visit]);
 
   if (!path) return null;
+  const title = note?.name ?? path.replace(/\.md$/i, '');
   return (
     <section className="note-viewer" aria-label="Note viewer">
       <header className="pane-header">
         <div className="note-heading">
-          <h2 className="note-title">{note?.name ?? path.replace(/\.md$/i, '')}</h2>
+          <h2 className="note-title">{title}</h2>
           <span className="note-path">{path}</span>
         </div>
+        {note && <PinButton path={note.path} title={title} className="note-pin" />}
         <button
           type="button"
           className="icon-button"

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useChatStore } from '../chat/chat-store';
+import { PinButton } from '../items/PinButton';
 import { useWriteSettingsStore } from '../chat/write-settings-store';
 import { openReference } from './open-reference';
 import { answerReferences, sessionReferences, type ReferenceEntry } from './reference-entries';
@@ -66,8 +67,9 @@ function Entry({ entry, showTurns }: { entry: ReferenceEntry; showTurns: boolean
       </li>
     );
   }
+  // The pin is the card's second target, beside the one that opens the note (a button holds no button).
   return (
-    <li className="reference" data-testid="reference" title={entry.summary || undefined}>
+    <li className="reference reference-pinnable" data-testid="reference" title={entry.summary || undefined}>
       <button
         type="button"
         className="reference-open"
@@ -78,11 +80,12 @@ function Entry({ entry, showTurns }: { entry: ReferenceEntry; showTurns: boolean
         <span className="reference-path muted small">{entry.path}</span>
         <Details entry={entry} showTurns={showTurns} />
       </button>
+      <PinButton path={entry.path} title={entry.title} className="reference-pin" />
     </li>
   );
 }
 
-/** The notes the selected answer used, or the whole session's, each opening in the viewer. */
+/** The notes the selected answer used, or the whole session's, each opening in the viewer or pinned. */
 export function ReferencePanel() {
   const session = useChatStore((state) => state.session);
   const selected = useChatStore((state) => state.selectedMessageId);
@@ -94,10 +97,10 @@ export function ReferencePanel() {
   );
 
   return (
-    <aside className="reference-panel" aria-label="References">
-      <header className="pane-header">
-        <h2>References</h2>
-        <div className="segmented" role="tablist">
+    <>
+      <header className="pane-subheader">
+        <span className="muted small">Notes used by</span>
+        <div className="segmented" role="tablist" aria-label="Notes used by">
           <button
             type="button"
             role="tab"
@@ -122,6 +125,7 @@ export function ReferencePanel() {
             The notes an answer used — the ones you mentioned, and the ones the assistant searched, read and
             cited — appear here.
           </p>
+          <p>Pin one to give the model all of it in every request of this chat.</p>
         </div>
       ) : (
         <ul className="references" data-testid="references">
@@ -130,6 +134,6 @@ export function ReferencePanel() {
           ))}
         </ul>
       )}
-    </aside>
+    </>
   );
 }

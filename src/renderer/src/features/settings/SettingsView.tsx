@@ -9,6 +9,8 @@ import { SummaryModelField } from './SummaryModelField';
 import { ContextSettingsSection } from '../context/ContextSettingsSection';
 import { SemanticSearchSettings } from '../embeddings/SemanticSearchSettings';
 import { SummarySettings } from './SummarySettings';
+import { ContextItemsSettings } from '../items/ContextItemsSettings';
+import { McpServersSettings } from '../mcp/McpServersSettings';
 
 /** The settings dialog: Escape or a click outside closes it. */
 export function SettingsView() {
@@ -44,6 +46,8 @@ export function SettingsView() {
         {setup ? <ModelForm saved={setup.settings} /> : <p className="muted">{error ?? 'Loading…'}</p>}
         {setup && <SummarySettings />}
         {setup && <ContextSettingsSection />}
+        {setup && <ContextItemsSettings />}
+        {setup && <McpServersSettings />}
         {setup && <SemanticSearchSettings />}
       </div>
     </div>

@@ -18,7 +18,7 @@ export interface PendingKeyConfirmation {
 }
 
 /** A part of the settings another view can open them at. */
-export type SettingsSection = 'semantic-search';
+export type SettingsSection = 'semantic-search' | 'context-items' | 'mcp-servers';
 
 interface SettingsState {
   setup: ModelSetup | null;

@@ -1,0 +1,119 @@
+import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useItemsStore } from '../items/items-store';
+import { panelItems } from '../items/session-items-view';
+import { addMention, type MentionNotice } from './add-mention';
+import { openLinkBefore } from './link-completion';
+import { suggestionsFor, type Suggestion } from './link-suggestions';
+import { MentionRow } from './MentionRow';
+import { mentionBefore, mentionCandidates, mentionSuggestions, withoutMention } from './mention-suggestions';
+import type { SuggestionRow } from './SuggestionList';
+import { useNoteTitles } from './use-note-titles';
+
+function linkRow(suggestion: Suggestion): SuggestionRow {
+  return {
+    key: `${suggestion.path}:${suggestion.label}`,
+    content: (
+      <>
+        {suggestion.label}
+        {suggestion.label !== suggestion.title && <span className="muted"> → {suggestion.title}</span>}
+        <span className="muted small"> {suggestion.path}</span>
+      </>
+    ),
+  };
+}
+
+/**
+ * The completion open at the caret: `[[` offers note titles and aliases to link; `@` offers notes, rules
+ * and tools to add to the chat. Arrows move, Enter or Tab chooses, Escape closes it for this `[[` or `@`.
+ */
+export function useCompletion(
+  text: string,
+  caret: number,
+  edit: (text: string, caret: number) => void,
+  notify: (notice: MentionNotice) => void,
+) {
+  const [active, setActive] = useState(0);
+  const [dismissed, setDismissed] = useState<number | null>(null);
+  const link = openLinkBefore(text, caret);
+  const mention = link ? null : mentionBefore(text, caret);
+  const titles = useNoteTitles(link !== null || mention !== null);
+  const items = useItemsStore((state) => state.items);
+  const pending = useItemsStore((state) => state.pending);
+  // Without main's items (not loaded, or refused) notes can still be pinned.
+  const candidates = useMemo(
+    () =>
+      titles
+        ? mentionCandidates(
+            items
+              ? panelItems(items, pending)
+              : { rules: [], tools: [], rulesFolder: '', pinned: pending.pinned },
+            titles,
+          )
+        : [],
+    [items, pending, titles],
+  );
+  const start = link?.start ?? mention?.start ?? null;
+  const open = start !== null && dismissed !== start;
+
+  const links = open && link && titles ? suggestionsFor(titles, link.query) : [];
+  const mentions = open && mention ? mentionSuggestions(candidates, mention.query) : [];
+
+  const chooseLink = (suggestion: Suggestion) => {
+    if (!link) return;
+    const label =
+      suggestion.label === suggestion.title ? suggestion.title : `${suggestion.title}|${suggestion.label}`;
+    const after = text.slice(caret).replace(/^[^\]\n]*\]\]/, '');
+    const before = `${text.slice(0, link.start)}[[${label}]]`;
+    edit(before + after, before.length);
+  };
+  const chooseMention = (index: number) => {
+    const candidate = mentions[index];
+    if (!mention || !candidate) return;
+    const rest = withoutMention(text, mention.start, caret);
+    edit(rest.text, rest.caret);
+    void addMention(candidate).then(notify);
+  };
+
+  const rows = link
+    ? links.map(linkRow)
+    : mentions.map((candidate) => ({
+        key: `${candidate.kind}:${candidate.key}`,
+        content: <MentionRow candidate={candidate} />,
+      }));
+  const current = Math.min(active, Math.max(rows.length - 1, 0));
+  const choose = (index: number) => (link ? chooseLink(links[index]!) : chooseMention(index));
+
+  return {
+    label: link ? 'Notes' : 'Add to this chat',
+    rows,
+    active: current,
+    choose,
+    /** After typing: back to the first row; once the `[[` or `@` is gone, a new one at its place opens. */
+    typed(next: string, at: number) {
+      setActive(0);
+      if (!openLinkBefore(next, at) && !mentionBefore(next, at)) setDismissed(null);
+    },
+    /** Handles the key when the list is open; true when it did. */
+    onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>): boolean {
+      if (rows.length === 0) return false;
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        setActive((current + step + rows.length) % rows.length);
+        return true;
+      }
+      if (event.key === 'Enter' || event.key === 'Tab') {
+        event.preventDefault();
+        choose(current);
+        return true;
+      }
+      if (event.key === 'Escape') {
+        // The list closes; the Escape goes no further (an open drawer or dialog stays).
+        event.preventDefault();
+        setDismissed(start);
+        return true;
+      }
+      return false;
+    },
+  };
+}
