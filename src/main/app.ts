@@ -212,6 +212,7 @@ export function createApp(options: AppOptions): KastenApp {
     writesOffered: () => writes.permissions.offered(writes.mode),
     items: items.service,
     attachments: items.attachments,
+    pendingFiles: (tokens) => items.intake.peek(tokens),
     strategy: options.contextStrategy,
     compactionTimeoutMs: options.compactionTimeoutMs,
   });
@@ -277,7 +278,8 @@ export function createApp(options: AppOptions): KastenApp {
       const { session, assistantMessage } = await chat.retry(sessionId);
       return { session, assistantMessage };
     },
-    'context:status': async ({ sessionId, draft }) => context.status(sessionId, draft),
+    'context:status': async ({ sessionId, draft, attachments, items: pending }) =>
+      context.status(sessionId, draft, { attachments, items: pending }),
     'context:compact': async ({ sessionId, focus }) => chat.compact(sessionId, focus),
     'context:settings': async () => context.settings(),
     'context:configure': async (settings) => {

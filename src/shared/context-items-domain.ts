@@ -133,4 +133,6 @@ export interface SendInput {
   attachments?: string[];
   /** Items added to the chat before the message is answered (chosen in a chat not started yet). */
   items?: { rules?: string[]; tools?: string[]; pinned?: string[] };
+  /** The chat's own agent prompt, set before the message is answered (chosen in a chat not started yet). */
+  prompt?: { text: string; placement: AgentPromptPlacement };
 }

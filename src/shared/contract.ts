@@ -45,6 +45,7 @@ import type {
 
 import { event, request } from './contract-definitions';
 import { itemEvents, itemRequests } from './items-contract';
+import { agentPromptPlacements } from './context-items-domain';
 
 export type { EventDefinition, RequestDefinition } from './contract-definitions';
 
@@ -171,6 +172,10 @@ export const requests = {
         text: z.string().min(1, 'The message is empty.').max(200_000),
         attachments: z.array(z.string().min(1).max(100)).max(20).optional(),
         items: sendItems.optional(),
+        prompt: z
+          .object({ text: z.string().max(20_000), placement: z.enum(agentPromptPlacements) })
+          .strict()
+          .optional(),
       })
       .strict(),
   ),
@@ -179,7 +184,15 @@ export const requests = {
    * with `draft` — the message being typed, with the notes it links — as its latest message.
    */
   'context:status': request<ContextStatus>()(
-    z.object({ sessionId: sessionId.optional(), draft: z.string().max(200_000).optional() }).strict(),
+    z
+      .object({
+        sessionId: sessionId.optional(),
+        draft: z.string().max(200_000).optional(),
+        /** Files prepared for the message being typed, and items chosen for a chat not started yet. */
+        attachments: z.array(z.string().min(1).max(100)).max(20).optional(),
+        items: sendItems.optional(),
+      })
+      .strict(),
   ),
   /** Summarizes the session's older messages now (`/compact [focus]`); the messages themselves stay. */
   'context:compact': request<{ compaction: SessionCompaction | null; notice: string | null }>()(

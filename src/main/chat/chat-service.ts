@@ -120,12 +120,15 @@ export class ChatService {
     await this.options.indexed?.();
     const vault = this.options.vault();
     const model = this.options.model();
-    const files = this.options.attachments?.intake.take(input.attachments ?? []) ?? [];
+    // Everything that can be wrong is checked before the chat or the message is made.
+    this.options.attachments?.intake.check(input.attachments ?? []);
+    const items = await this.checkItems(input.items);
     const session = input.sessionId
       ? this.options.store.sessionSummary(input.sessionId)
       : this.newSession(vault.root, titleFrom(text));
     this.assertIdle(session.id);
-    await this.addItems(session.id, input.items);
+    this.options.items?.add(session.id, items);
+    if (input.prompt) this.options.items?.setAgentPrompt(session.id, input.prompt);
     const direct = await this.options.context.references(session.id, text);
     const parts: MessagePart[] = [{ type: 'text', step: 0, text }];
     if (direct.context) parts.push({ type: 'context', step: 0, text: direct.context });
@@ -136,6 +139,7 @@ export class ChatService {
       model: null,
     });
     store.references.add(userMessage.id, direct.references);
+    const files = this.options.attachments?.intake.take(input.attachments ?? []) ?? [];
     if (files.length > 0) {
       // Kept with the message: its point in the conversation is where the model is given it.
       for (const { file, tokens } of files) {
@@ -156,14 +160,12 @@ export class ChatService {
     };
   }
 
-  /** Items chosen before the chat existed (`@` in a new chat, `kasten ask --pin`): added to it first. */
-  private async addItems(sessionId: string, items: SendInput['items']): Promise<void> {
-    if (!items) return;
-    const { items: service } = this.options;
-    if (!service) throw new AppError('unsupported', 'Rules, tools and pinned notes cannot be added here.');
-    for (const path of items.pinned ?? []) await service.set(sessionId, 'pinned', path, true);
-    for (const rule of items.rules ?? []) await service.set(sessionId, 'rule', rule, true);
-    for (const tool of items.tools ?? []) await service.set(sessionId, 'tool', tool, true);
+  /** Items chosen before the chat existed (`@` in a new chat, `kasten ask --pin`), checked. */
+  private async checkItems(items: SendInput['items']) {
+    if (!items) return [];
+    if (!this.options.items)
+      throw new AppError('unsupported', 'Rules, tools and pinned notes cannot be added here.');
+    return this.options.items.check(items);
   }
 
   /** Answers the last user message again, after a failed or stopped answer. */

@@ -14,6 +14,8 @@ export interface DirectReferences {
 }
 
 const linkedNotesHeading = 'Notes the user linked in this message:';
+/** The system prompt asks for citations once the model has searched; linked notes say it themselves. */
+const citeHint = 'Notes the user linked in this message (cite them by their document number, like [1]):';
 
 /**
  * Resolves the wikilinks of a user's message and decides, in order, whether each note goes to the model
@@ -96,6 +98,11 @@ export async function directReferences(
       tokens,
       summary,
     });
+  }
+  const first = items[0];
+  if (first) {
+    first.text = `${citeHint}\n${first.text}`;
+    if (first.fallback !== undefined) first.fallback = `${citeHint}\n${first.fallback}`;
   }
   return {
     references,

@@ -211,8 +211,10 @@ export class RequestPlanner {
     const includes = new Map(options.toolIncludes);
     for (const entry of extras?.tools ?? []) includes.set(entry.tool.name, entry.include);
     const items = [...options.items, ...(extras?.items ?? [])];
+    // Citation guidance once the model was given numbered notes it did not ask for, or searched (linked
+    // notes carry a line of their own, so that the draft's share of the meter holds all it adds).
     const documents =
-      items.some((item) => item.kind === 'reference' || item.kind === 'pinned') ||
+      items.some((item) => item.kind === 'pinned') ||
       givenDocuments(options.history.map((entry) => entry.message)) ||
       givenDocuments(turn);
     return options.engine.assemble({

@@ -18,6 +18,8 @@ import type { ToolVault } from './note-locator';
 import { RequestPlanner, reservedOutputOf } from './request-planner';
 import { systemPrompt } from './system-prompt';
 import type { ContextItems } from '../items/context-items';
+import type { AttachmentText } from '../../shared/attachment-domain';
+import type { SendInput } from '../../shared/context-items-domain';
 import type { AttachmentStore, StoredAttachment } from '../items/attachment-store';
 import { attachmentStub, attachmentText } from '../items/attachment-text';
 import type { ContextItemInput } from '../context/context-types';
@@ -45,6 +47,8 @@ export interface SessionContextOptions {
   items?: ContextItems;
   /** The files attached to the session's messages. */
   attachments?: Pick<AttachmentStore, 'ofSession'>;
+  /** Files prepared for the message being typed (AttachmentIntake.peek), for the meter. */
+  pendingFiles?: (tokens: readonly string[]) => { file: AttachmentText }[];
   /** A strategy for this run (`kasten ask --strategy`) instead of each session's own. */
   strategy?: ContextStrategy;
   /** The clock of the system prompt's date and time. */
@@ -148,7 +152,11 @@ export class SessionContext {
   }
 
   /** What the next request of a session (or of a new chat) would hold, with `draft` as its question. */
-  async status(sessionId: string | undefined, draft = ''): Promise<ContextStatus> {
+  async status(
+    sessionId: string | undefined,
+    draft = '',
+    pending: { attachments?: string[]; items?: SendInput['items'] } = {},
+  ): Promise<ContextStatus> {
     const { store, engine } = this.options;
     const window = await this.window();
     const messages = sessionId ? store.session(sessionId).messages : [];
@@ -173,6 +181,13 @@ export class SessionContext {
       direct,
       this.options.model,
       this.writesOffered(),
+      // The files prepared for the message being typed count as they will when it is sent.
+      (this.options.pendingFiles?.(pending.attachments ?? []) ?? []).map(({ file }) => ({
+        kind: 'attachment',
+        label: file.name,
+        include: 'manual',
+        text: attachmentText({ ...file, id: 0 }),
+      })),
     );
     if (this.options.items) {
       const usable = window.tokens - reservedOutputOf(window.tokens) - Math.ceil(window.tokens * 0.05);
@@ -184,17 +199,21 @@ export class SessionContext {
           numbers,
           signal: AbortSignal.timeout(10_000),
           estimate: true,
+          pending: pending.items,
         }),
       );
     }
     const request = planner.preview();
     const profile = this.options.profile();
     const draftTokens =
-      draft.trim() === ''
+      draft.trim() === '' && (pending.attachments?.length ?? 0) === 0
         ? 0
         : request.items
             .filter(
-              (item) => item.kind === 'current' || (item.kind === 'reference' && item.include === 'direct'),
+              (item) =>
+                item.kind === 'current' ||
+                item.kind === 'attachment' ||
+                (item.kind === 'reference' && item.include === 'direct'),
             )
             .reduce((sum, item) => sum + item.tokens, 0);
     const reported = messages
@@ -253,6 +272,7 @@ export class SessionContext {
     direct: DirectReferences | null,
     model: () => ChatModel,
     writes: boolean,
+    extraItems: readonly ContextItemInput[] = [],
   ): RequestPlanner {
     const { store, items } = this.options;
     const files = sessionId ? (this.options.attachments?.ofSession(sessionId) ?? []) : [];
@@ -282,7 +302,7 @@ export class SessionContext {
       tools: [...(items ? [] : vaultTools), ...(writes ? writeTools : [])],
       history: conversationOf(earlier, attachmentsOf(files)),
       current,
-      items: [...currentAttachments(files, current.id), ...(direct?.items ?? [])],
+      items: [...currentAttachments(files, current.id), ...extraItems, ...(direct?.items ?? [])],
       extras:
         items && sessionId
           ? (signal) =>

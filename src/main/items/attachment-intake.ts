@@ -56,13 +56,26 @@ export class AttachmentIntake {
     return { token, name, kind, pages, bytes: size, tokens, truncated };
   }
 
+  /** Throws when a token is not known (any more): checked before a message is stored. */
+  check(tokens: readonly string[]): void {
+    for (const token of tokens) {
+      if (!this.waiting.has(token))
+        throw new AppError('not-found', 'An attached file is not ready any more: attach it again.');
+    }
+  }
+
+  /** The files of a message being sent, with their counts, still waiting (the meter counts them). */
+  peek(tokens: readonly string[]): { file: AttachmentText; tokens: number }[] {
+    return tokens.flatMap((token) => {
+      const entry = this.waiting.get(token);
+      return entry ? [{ file: entry.file, tokens: entry.tokens }] : [];
+    });
+  }
+
   /** The files of a message being sent, handed over once; a token not known any more is an error. */
   take(tokens: readonly string[]): { file: AttachmentText; tokens: number }[] {
-    const files = tokens.map((token) => {
-      const entry = this.waiting.get(token);
-      if (!entry) throw new AppError('not-found', 'An attached file is not ready any more: attach it again.');
-      return entry;
-    });
+    this.check(tokens);
+    const files = tokens.map((token) => this.waiting.get(token)!);
     for (const token of tokens) this.waiting.delete(token);
     return files.map(({ file, tokens: count }) => ({ file, tokens: count }));
   }

@@ -3,6 +3,7 @@ import type {
   ContextItemSettings,
   PinnedNote,
   RuleInfo,
+  SendInput,
   SessionItemKind,
   SessionItems,
   ToolInfo,
@@ -24,7 +25,7 @@ import { pinnedItem } from './pinned-input';
 import { readAttachmentName, readAttachmentTool, runReadAttachment } from './read-attachment';
 import { scoreRelevance } from './relevance';
 import type { RulesCatalog } from './rules-catalog';
-import type { SessionItemsStore } from './session-items-store';
+import type { SessionItemRow, SessionItemsStore } from './session-items-store';
 import { toolCatalog, type McpToolOffer } from './tool-catalog';
 
 /** The MCP servers as the items need them (McpServers is one). */
@@ -50,6 +51,8 @@ export interface ContextItemsOptions {
   vectors: TextVectors | null;
 }
 
+type PendingItems = NonNullable<SendInput['items']>;
+
 /** What one answer needs to know to ask for its items. */
 export interface AnswerRequest {
   sessionId: string;
@@ -58,6 +61,8 @@ export interface AnswerRequest {
   pinnedLimit: number;
   numbers: (path: string, title: string) => number;
   signal: AbortSignal;
+  /** Items chosen for a chat not started yet: the meter counts them before the first message. */
+  pending?: PendingItems;
   /**
    * The meter's estimate as the user types: MCP servers not running are not started for it, and the
    * draft is matched by words (no embedding call per keystroke).
@@ -151,21 +156,52 @@ export class ContextItems {
 
   /** Adds an item to a chat (`on`) or takes it out: a manual rule or tool, or a pinned note. */
   async set(sessionId: string, kind: SessionItemKind, key: string, on: boolean): Promise<void> {
-    let title = key;
-    if (on && kind === 'pinned') {
+    const item = on ? await this.resolve(kind, key) : { key, title: key };
+    this.options.sessions.set(sessionId, kind, item.key, item.title, on);
+  }
+
+  /**
+   * Checks items chosen for a chat before it exists (`chat:send`'s `items`), so that a wrong one fails
+   * before anything is created; resolves to them as `set` stores them.
+   */
+  async check(items: PendingItems): Promise<{ kind: SessionItemKind; key: string; title: string }[]> {
+    const checked: { kind: SessionItemKind; key: string; title: string }[] = [];
+    for (const [kind, keys] of [
+      ['pinned', items.pinned],
+      ['rule', items.rules],
+      ['tool', items.tools],
+    ] as const) {
+      for (const key of keys ?? []) checked.push({ kind, ...(await this.resolve(kind, key)) });
+    }
+    return checked;
+  }
+
+  /** Stores items `check` resolved. */
+  add(sessionId: string, items: readonly { kind: SessionItemKind; key: string; title: string }[]): void {
+    for (const item of items) this.options.sessions.set(sessionId, item.kind, item.key, item.title, true);
+  }
+
+  /** The key and title an item is stored under: a note's path, a rule's path (given its path or name). */
+  private async resolve(kind: SessionItemKind, key: string): Promise<{ key: string; title: string }> {
+    if (kind === 'pinned') {
       const note = this.options.index.note(key);
       if (!note) throw new AppError('not-found', `There is no note “${key}” to pin.`);
-      title = note.title;
-    } else if (on && kind === 'rule') {
+      return { key, title: note.title };
+    }
+    if (kind === 'rule') {
       const rule = (await this.rules()).find((entry) => entry.path === key || entry.name === key);
       if (!rule)
         throw new AppError('not-found', `There is no rule “${key}” in ${this.settings().rulesFolder}.`);
-      [key, title] = [rule.path, rule.name];
-    } else if (on && kind === 'tool') {
-      if (!(await this.tools()).tools.some((tool) => tool.name === key))
-        throw new AppError('not-found', `There is no tool named “${key}”.`);
+      return { key: rule.path, title: rule.name };
     }
-    this.options.sessions.set(sessionId, kind, key, title, on);
+    if (!(await this.tools()).tools.some((tool) => tool.name === key))
+      throw new AppError('not-found', `There is no tool named “${key}”.`);
+    return { key, title: key };
+  }
+
+  /** The chats that pinned any of `paths`: a note deleted or changed there changes their panels. */
+  pinnedIn(paths: readonly string[]): string[] {
+    return this.options.sessions.pinnedIn(paths);
   }
 
   /** The chat's own agent prompt, or null to use the vault's again. */
@@ -187,7 +223,7 @@ export class ContextItems {
   async forAnswer(request: AnswerRequest): Promise<AnswerItems> {
     const { sessionId, question, signal } = request;
     const settings = this.settings();
-    const added = this.options.sessions.list(sessionId);
+    const added = [...this.options.sessions.list(sessionId), ...(await this.pending(request.pending))];
     const has = (kind: SessionItemKind, key: string) =>
       added.some((row) => row.kind === kind && row.key === key);
     const [rules, mcp] = await Promise.all([
@@ -197,19 +233,32 @@ export class ContextItems {
         : (this.options.mcp?.tools(signal) ?? { tools: [], notices: [] }),
     ]);
     const catalog = toolCatalog(this.options.vaultTools, settings.tools, mcp.tools);
-    const tools: AnswerItems['tools'] = catalog.flatMap(({ tool, info }) =>
-      info.include === 'always' || (info.include === 'manual' && has('tool', tool.name))
-        ? [{ tool, include: info.include }]
-        : [],
+    // An item the user added to the chat is in every request of it, whatever its mode (an `agent` one
+    // then counts as manual here); the others by their mode.
+    const addedTool = (name: string) => has('tool', name);
+    const addedRule = (path: string) => has('rule', path);
+    const tools: AnswerItems['tools'] = catalog.flatMap(({ tool, info }): AnswerItems['tools'] =>
+      info.include === 'always'
+        ? [{ tool, include: 'always' as const }]
+        : addedTool(tool.name)
+          ? [{ tool, include: 'manual' as const }]
+          : [],
     );
     const files = this.options.attachments.ofSession(sessionId);
     if (files.length > 0) tools.push({ tool: readAttachmentTool(files), include: 'always' });
 
-    const items = rules
-      .filter((rule) => rule.include === 'always' || (rule.include === 'manual' && has('rule', rule.path)))
-      .map((rule) => ruleItem(rule, rule.include));
+    const items = rules.flatMap((rule) =>
+      rule.include === 'always'
+        ? [ruleItem(rule, 'always')]
+        : addedRule(rule.path)
+          ? [ruleItem(rule, 'manual')]
+          : [],
+    );
     const notices = [...mcp.notices];
-    const candidates = agentCandidates(rules, catalog);
+    const candidates = agentCandidates(
+      rules.filter((rule) => !addedRule(rule.path)),
+      catalog.filter(({ tool }) => !addedTool(tool.name)),
+    );
     const vectors = request.estimate ? null : this.options.vectors;
     const relevance = await scoreRelevance(vectors, question, candidatePassages(candidates), signal);
     if (relevance.notice) notices.push(relevance.notice);
@@ -250,6 +299,13 @@ export class ContextItems {
       agentPrompt: prompt.text.trim() ? { text: prompt.text, placement: prompt.placement } : null,
       notices,
     };
+  }
+
+  /** Items chosen for a chat not started yet, as rows; those that no longer resolve are left out. */
+  private async pending(items: PendingItems | undefined): Promise<SessionItemRow[]> {
+    if (!items) return [];
+    const checked = await this.check(items).catch(() => []);
+    return checked.map((item) => ({ ...item, previousKey: null }));
   }
 
   /** Runs a call of a tool this module offers (read_attachment, MCP tools); null for any other tool. */

@@ -117,6 +117,8 @@ export function createContextItems(options: ItemsAppOptions) {
       const folder = `${service.settings().rulesFolder.replace(/\/+$/, '')}/`;
       const moved = change.renamed.length > 0 && service.followRenames(change.renamed) > 0;
       if (moved || change.paths.some((path) => path.startsWith(folder))) changed();
+      // A pinned note deleted or edited: the chats that pinned it show its state and tokens anew.
+      else for (const sessionId of service.pinnedIn(change.paths)) changed(sessionId);
     },
     async start(): Promise<void> {
       await mcp.configure(mcpSettings.get());

@@ -32,6 +32,10 @@ export class SessionItemsStore {
         `UPDATE OR REPLACE session_items SET key = ?, previous_key = key, title = ?
          WHERE kind = 'pinned' AND key = ?`,
       ),
+      pinnedIn: db.prepare<[string], { sessionId: string }>(
+        `SELECT DISTINCT session_id AS sessionId FROM session_items
+         WHERE kind = 'pinned' AND key IN (SELECT value FROM json_each(?))`,
+      ),
       prompt: db.prepare<[string], { text: string | null; placement: string | null }>(
         'SELECT agent_prompt AS text, agent_prompt_placement AS placement FROM sessions WHERE id = ?',
       ),
@@ -54,6 +58,11 @@ export class SessionItemsStore {
   /** A note was renamed: every chat that pinned it keeps it pinned at its new path. */
   followRename(from: string, to: string, title: string): number {
     return this.statements.follow.run(to, title, from).changes;
+  }
+
+  /** The chats that pinned any of the notes at `paths`. */
+  pinnedIn(paths: readonly string[]): string[] {
+    return this.statements.pinnedIn.all(JSON.stringify(paths)).map((row) => row.sessionId);
   }
 
   /** The chat's own agent prompt; null: it uses the vault's. */

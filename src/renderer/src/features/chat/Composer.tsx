@@ -49,6 +49,11 @@ export function Composer({ streaming }: { streaming: boolean }) {
   const picker = useRef<HTMLInputElement>(null);
   const files = useComposerAttachments();
   useNoDropOutside();
+  // The meter counts the files read for this message, as they will be sent.
+  const readyTokens = files.tokens.join('\n');
+  useEffect(() => {
+    useContextStore.getState().setAttachments(readyTokens === '' ? [] : readyTokens.split('\n'));
+  }, [readyTokens]);
 
   /** The text changed: the context meter counts the draft too. */
   const edit = (next: string, at = next.length) => {

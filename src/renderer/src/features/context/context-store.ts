@@ -7,6 +7,8 @@ import type {
 } from '../../../../shared/context-domain';
 import { describeError, kasten } from '../../api';
 import { useChatStore } from '../chat/chat-store';
+import { useItemsStore } from '../items/items-store';
+import { sendItems } from '../items/session-items-view';
 import { useSettingsStore } from '../settings/settings-store';
 import { compactCommand } from './compact-command';
 import { DebouncedLoader } from './debounced-loader';
@@ -26,6 +28,9 @@ interface ContextState {
   status: ContextStatus | null;
   /** The message being typed; the status counts it. */
   draft: string;
+  /** Files read for the message being typed (their tokens): the status counts them too. */
+  attachments: string[];
+  setAttachments(tokens: string[]): void;
   error: string | null;
   compacting: boolean;
   compactResult: CompactResult | null;
@@ -57,9 +62,13 @@ async function loadStatus(): Promise<void> {
   const current = () =>
     openSessionId() === sessionId && countedDraft(useContextStore.getState().draft) === draft;
   try {
+    const { attachments } = useContextStore.getState();
+    const items = sessionId ? undefined : sendItems(useItemsStore.getState().pending);
     const status = await kasten.context.status({
       ...(sessionId ? { sessionId } : {}),
       ...(draft ? { draft } : {}),
+      ...(attachments.length > 0 ? { attachments } : {}),
+      ...(items ? { items } : {}),
     });
     // A status for another session or draft is dropped: the change that made it stale scheduled a reload.
     if (current()) useContextStore.setState({ status, error: null });
@@ -90,6 +99,12 @@ export const useContextStore = create<ContextState>((set, get) => ({
   error: null,
   compacting: false,
   compactResult: null,
+  attachments: [],
+  setAttachments(tokens) {
+    if (tokens.join('\n') === get().attachments.join('\n')) return;
+    set({ attachments: tokens });
+    loader.schedule(0);
+  },
   setDraft(text) {
     const before = countedDraft(get().draft);
     set({ draft: text });
@@ -175,6 +190,10 @@ export function startContextSync(): void {
   });
   useSettingsStore.subscribe((state, previous) => {
     if (state.window !== previous.window || state.setup !== previous.setup) loader.schedule(afterEventMs);
+  });
+  // Items chosen for a chat not started yet count before its first message.
+  useItemsStore.subscribe((state, previous) => {
+    if (state.pending !== previous.pending) loader.schedule(afterEventMs);
   });
   loader.schedule(0);
 }
