@@ -1,3 +1,3 @@
-import packageJson from '../../package.json';
+import packageJson from '../../package.json' with { type: 'json' };
 
 export const version: string = packageJson.version;
