@@ -38,8 +38,16 @@ test('the Context tab lists the rules with their modes and a broken rule’s war
   await expect(panel.getByTestId('files-section')).toContainText('Drop files on the message box');
   await page.screenshot({ path: 'test-results/context-items/panel-new-chat.png' });
   await panel.getByTestId('prompt-section').scrollIntoViewIfNeeded();
-  await expect(panel.getByTestId('agent-prompt')).toContainText('Once the chat has started');
+  // A chat not started yet can have a prompt of its own: it goes with the first message.
+  await panel.getByRole('button', { name: 'Write one for this chat' }).click();
+  await panel.getByLabel('This chat’s agent prompt').fill('NEW-CHAT-PROMPT: answer in one line.');
+  await panel.getByRole('button', { name: 'Save for this chat' }).click();
+  await expect(panel.getByTestId('agent-prompt')).toContainText('This chat’s own prompt');
   await page.screenshot({ path: 'test-results/context-items/panel-new-chat-end.png' });
+  await ask(app, 'Hello there.');
+  await expect(app.chat.getByTestId('assistant-message')).toHaveAttribute('data-status', 'complete');
+  expect(sentText(host.model.chatRequests.at(-1)!)).toContain('NEW-CHAT-PROMPT');
+  await expect(panel.getByTestId('agent-prompt')).toContainText('NEW-CHAT-PROMPT');
 });
 
 test('@ in a new chat offers rules, tools and notes as typed; the chosen rule goes with the first message', async ({

@@ -73,8 +73,10 @@ export function Composer({ streaming }: { streaming: boolean }) {
       return;
     }
     const chatStarted = useChatStore.getState().session !== null;
-    const items = chatStarted ? undefined : sendItems(useItemsStore.getState().pending);
-    if (await send(text, { attachments: files.tokens, items })) {
+    const { pending, pendingPrompt } = useItemsStore.getState();
+    const items = chatStarted ? undefined : sendItems(pending);
+    const prompt = chatStarted ? undefined : (pendingPrompt ?? undefined);
+    if (await send(text, { attachments: files.tokens, items, prompt })) {
       edit('');
       files.clear();
       setNotice(null);

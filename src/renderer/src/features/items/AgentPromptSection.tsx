@@ -60,8 +60,10 @@ function PromptEditor({ prompt, onDone }: { prompt: SessionItems['agentPrompt'];
 /** The agent prompt in force in this chat (its own, or the vault's), and an editor for the chat's own. */
 export function AgentPromptSection({ items }: { items: SessionItems }) {
   const [editing, setEditing] = useState(false);
-  const { agentPrompt: prompt } = items;
-  const started = items.sessionId !== null;
+  const pendingPrompt = useItemsStore((state) => state.pendingPrompt);
+  // In a chat not started yet, its own prompt waits for the first message.
+  const prompt =
+    items.sessionId === null && pendingPrompt ? { ...pendingPrompt, own: true } : items.agentPrompt;
   if (editing) return <PromptEditor prompt={prompt} onDone={() => setEditing(false)} />;
   return (
     <div className="agent-prompt" data-testid="agent-prompt">
@@ -81,27 +83,23 @@ export function AgentPromptSection({ items }: { items: SessionItems }) {
           >
             Set the vault’s in Settings
           </button>
-          {started ? ', or write one for this chat.' : '.'}
+          , or write one for this chat.
         </p>
       )}
-      {started ? (
-        <div className="prompt-actions">
-          <button type="button" className="small" onClick={() => setEditing(true)}>
-            {prompt.own ? 'Edit' : 'Write one for this chat'}
+      <div className="prompt-actions">
+        <button type="button" className="small" onClick={() => setEditing(true)}>
+          {prompt.own ? 'Edit' : 'Write one for this chat'}
+        </button>
+        {prompt.own && (
+          <button
+            type="button"
+            className="small"
+            onClick={() => void useItemsStore.getState().setPrompt(null)}
+          >
+            Use the vault’s
           </button>
-          {prompt.own && (
-            <button
-              type="button"
-              className="small"
-              onClick={() => void useItemsStore.getState().setPrompt(null)}
-            >
-              Use the vault’s
-            </button>
-          )}
-        </div>
-      ) : (
-        <p className="items-empty small">Once the chat has started, it can have a prompt of its own.</p>
-      )}
+        )}
+      </div>
     </div>
   );
 }

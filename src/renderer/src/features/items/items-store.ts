@@ -14,6 +14,8 @@ interface ItemsState {
   items: SessionItems | null;
   /** Chosen before the chat started: sent with its first message, then main has them. */
   pending: PendingItems;
+  /** The agent prompt written for a chat not started yet; sent with its first message. */
+  pendingPrompt: { text: string; placement: AgentPromptPlacement } | null;
   error: string | null;
   /**
    * Adds an item to the open chat (`on`) or takes it out; in a chat not started yet it waits in `pending`.
@@ -45,6 +47,7 @@ const loader = new DebouncedLoader(loadItems);
 export const useItemsStore = create<ItemsState>((set, get) => ({
   items: null,
   pending: noPendingItems,
+  pendingPrompt: null,
   error: null,
   async set(kind, key, on, title) {
     const sessionId = openSessionId();
@@ -62,7 +65,10 @@ export const useItemsStore = create<ItemsState>((set, get) => ({
   },
   async setPrompt(prompt) {
     const sessionId = openSessionId();
-    if (!sessionId) return 'Send a first message: then this chat can have its own prompt.';
+    if (!sessionId) {
+      set({ pendingPrompt: prompt });
+      return null;
+    }
     try {
       const items = await kasten.items.prompt({ sessionId, prompt });
       if (openSessionId() === sessionId) set({ items, error: null });
@@ -72,7 +78,7 @@ export const useItemsStore = create<ItemsState>((set, get) => ({
     }
   },
   clearPending() {
-    set({ pending: noPendingItems });
+    set({ pending: noPendingItems, pendingPrompt: null });
   },
 }));
 

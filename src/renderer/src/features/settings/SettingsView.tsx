@@ -46,9 +46,10 @@ export function SettingsView() {
         {setup ? <ModelForm saved={setup.settings} /> : <p className="muted">{error ?? 'Loading…'}</p>}
         {setup && <SummarySettings />}
         {setup && <ContextSettingsSection />}
+        {/* Sections whose height comes with data loaded later go last: one opened by a hint stays in view. */}
+        {setup && <SemanticSearchSettings />}
         {setup && <ContextItemsSettings />}
         {setup && <McpServersSettings />}
-        {setup && <SemanticSearchSettings />}
       </div>
     </div>
   );
