@@ -76,7 +76,7 @@ export abstract class IndexReads {
     const columns = index.catalog.searchColumns(path);
     const query = columns ? likeThisQuery(columns, index.terms.available()) : '';
     if (query === '') return [];
-    return similarByWords(path, await this.search({ query, limit: limit + 1 }), limit);
+    return similarByWords(path, await index.search.someWords(query, limit + 1, this.rankers(index)), limit);
   }
 
   /** The indexed note at `path`, or null. */
