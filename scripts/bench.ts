@@ -159,7 +159,7 @@ if (wanted('retrieval')) {
   row('related notes, by meaning', (f) => f.relatedByMeaningMs, '≤ 50 ms');
   for (const f of vaults) {
     console.log(
-      `\nOnce, ${f.vault}: cutting the ${f.notes} notes into ${f.passages} passages and storing their vectors ${(f.buildMs / 1000).toFixed(1)} s; the first semantic search (loading the vectors) ${ms(f.firstSearchMs)} ms, holding ${f.vectorMegabytes.toFixed(0)} MB.`,
+      `\nOnce, ${f.vault}: cutting the ${f.notes} notes into ${f.passages} passages and storing their vectors ${(f.buildMs / 1000).toFixed(1)} s; the first semantic search (loading the vectors) ${ms(f.firstSearchMs)} ms, resident memory +${f.vectorMegabytes.toFixed(0)} MB.`,
     );
   }
   const seconds = build.ms / 1000;

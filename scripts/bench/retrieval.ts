@@ -7,6 +7,8 @@
 // answers at once, so the figures are Kasten's work (the query's own embedding by a real model, 10–30 ms
 // on Ollama, comes on top the first time a query is seen; it is cached after that).
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { EmbeddingModel } from '../../src/main/llm/embedding-model.ts';
 import { proseSentences } from '../../test/support/synthetic-vault.ts';
 import { openEmbeddedVault, random } from './embedding-parts.ts';
@@ -23,7 +25,7 @@ export interface RetrievalFigures {
   buildMs: number;
   /** The first semantic search: loading every vector into memory. */
   firstSearchMs: number;
-  /** Memory outside the JavaScript heap that loading the vectors took (array buffers). */
+  /** How much the resident memory grew over the first semantic search, which loads the vectors. */
   vectorMegabytes: number;
   lexicalMs: number[];
   semanticMs: number[];
@@ -68,6 +70,12 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
+/** A full garbage collection, so that resident memory measures what is held rather than what is garbage. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
 const evalVault = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'vaults', 'eval');
 
 export async function measureRetrieval(
@@ -85,9 +93,11 @@ export async function measureRetrieval(
     const buildMs = performance.now() - built;
     const search = (query: string, mode: 'lexical' | 'semantic' | 'hybrid') =>
       vault.on.search({ query, limit: 20, mode });
-    const buffersBefore = process.memoryUsage().arrayBuffers;
+    collectGarbage();
+    const residentBefore = process.memoryUsage.rss();
     const firstSearchMs = await timed(() => search('note', 'semantic'));
-    const vectorMegabytes = (process.memoryUsage().arrayBuffers - buffersBefore) / 1048576;
+    collectGarbage();
+    const vectorMegabytes = (process.memoryUsage.rss() - residentBefore) / 1048576;
     // Each query once, to warm the code and the query cache (the stub's vectors are not the point).
     for (const query of queries) await search(query, 'hybrid');
 
