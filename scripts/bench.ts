@@ -7,7 +7,7 @@ import { measureContextAssembly } from './bench/context-assembly.ts';
 import { measureContextItems } from './bench/context-items.ts';
 import { measureEmbeddingBuild } from './bench/embedding-build.ts';
 import { measureEmbeddingSearch } from './bench/embeddings.ts';
-import { measureRetrieval } from './bench/retrieval.ts';
+import { measureRetrieval, type RetrievalFigures } from './bench/retrieval.ts';
 import { machineCheckMs } from './bench/machine-check.ts';
 import { combineRuns, measureEngine } from './bench/vault-engine.ts';
 
@@ -138,25 +138,34 @@ if (wanted('context')) {
 
 if (wanted('retrieval')) {
   const build = await measureEmbeddingBuild();
-  const retrieval = await measureRetrieval();
-  const samples = retrieval.hybridMs.length;
+  const vaults: RetrievalFigures[] = [];
+  // BENCH_RETRIEVAL_VAULTS=prose (or words) measures one of the two.
+  for (const kind of (process.env.BENCH_RETRIEVAL_VAULTS ?? 'prose,words').split(',')) {
+    vaults.push(await measureRetrieval(kind.trim() === 'words' ? 'words' : 'prose'));
+  }
+  const [first] = vaults;
   console.log(
-    `\nRetrieval, synthetic vault (seed 42), ${retrieval.notes} notes, ${retrieval.passages} passages of ${retrieval.dimensions} dimensions (random vectors from an instant stub model), in process through the contract's handlers, ${samples} searches and ${retrieval.relatedByWordsMs.length} related-note lookups each, ms\n`,
+    `\nRetrieval, synthetic vaults (seed 42) of ${first!.notes} notes, ${first!.dimensions}-dimension random vectors from an instant stub model, in process through the contract's handlers, ${first!.hybridMs.length} searches and ${first!.relatedByWordsMs.length} related-note lookups each, ms. Prose: sentences of the eval vault; words: the 45-word vocabulary, nearly every word in nearly every note (the worst case)\n`,
   );
-  console.log(`| ${'measure'.padEnd(52)} | ${cell('p50')} | ${cell('p95')} | ${cell('bar (p95)')} |`);
-  console.log(`| ${'-'.repeat(52)} | ---------: | ---------: | ---------: |`);
-  const row = (name: string, values: number[], bar: string) =>
+  const columns = vaults.flatMap((v) => [`${v.vault} p50`, `${v.vault} p95`]);
+  console.log(
+    `| ${'measure'.padEnd(44)} | ${columns.map((name) => cell(name)).join(' | ')} | ${cell('bar (p95)')} |`,
+  );
+  console.log(`| ${'-'.repeat(44)} | ${columns.map(() => '---------:').join(' | ')} | ---------: |`);
+  const row = (name: string, values: (f: RetrievalFigures) => number[], bar: string) =>
     console.log(
-      `| ${name.padEnd(52)} | ${cell(ms(percentile(values, 50)))} | ${cell(ms(percentile(values, 95)))} | ${cell(bar)} |`,
+      `| ${name.padEnd(44)} | ${vaults.map((f) => `${cell(ms(percentile(values(f), 50)))} | ${cell(ms(percentile(values(f), 95)))}`).join(' | ')} | ${cell(bar)} |`,
     );
-  row('search, lexical (all words, then some)', retrieval.lexicalMs, '');
-  row('search, semantic', retrieval.semanticMs, '');
-  row('search, hybrid (both, fused)', retrieval.hybridMs, '≤ 20 ms');
-  row('related notes, by words (embeddings off)', retrieval.relatedByWordsMs, '≤ 50 ms');
-  row('related notes, by meaning', retrieval.relatedByMeaningMs, '≤ 50 ms');
-  console.log(
-    `\nOnce: cutting the ${retrieval.notes} notes and storing their vectors ${(retrieval.buildMs / 1000).toFixed(1)} s; the first semantic search (loading the vectors) ${ms(retrieval.firstSearchMs)} ms.`,
-  );
+  row('search, lexical (all words, then some)', (f) => f.lexicalMs, '');
+  row('search, semantic', (f) => f.semanticMs, '');
+  row('search, hybrid (both, fused)', (f) => f.hybridMs, '≤ 20 ms');
+  row('related notes, by words (embeddings off)', (f) => f.relatedByWordsMs, '≤ 50 ms');
+  row('related notes, by meaning', (f) => f.relatedByMeaningMs, '≤ 50 ms');
+  for (const f of vaults) {
+    console.log(
+      `\nOnce, ${f.vault}: cutting the ${f.notes} notes into ${f.passages} passages and storing their vectors ${(f.buildMs / 1000).toFixed(1)} s; the first semantic search (loading the vectors) ${ms(f.firstSearchMs)} ms, resident memory +${f.vectorMegabytes.toFixed(0)} MB.`,
+    );
+  }
   const seconds = build.ms / 1000;
   console.log(
     `\nEmbedding index build, synthetic vault (seed 43), ${build.notes} notes (${build.megabytes.toFixed(1)} MB), against the scripted model server in a process of its own (bag-of-words vectors of ${build.dimensions} dimensions, batches of 32)\n`,

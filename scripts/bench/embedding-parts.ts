@@ -49,13 +49,21 @@ async function loadSources() {
   };
 }
 
-/** A synthetic vault of `notes` notes, indexed, with an embedding service over `model`. */
-export async function openEmbeddedVault(notes: number, seed: number, model: EmbeddingModel) {
+/**
+ * A synthetic vault of `notes` notes, indexed, with an embedding service over `model`; written with the
+ * sentences of `prose` when given (see writeSyntheticVault).
+ */
+export async function openEmbeddedVault(
+  notes: number,
+  seed: number,
+  model: EmbeddingModel,
+  prose?: readonly string[],
+) {
   const sources = await loadSources();
   const base = mkdtempSync(join(tmpdir(), 'kasten-bench-retrieval-'));
   const vaultDir = join(base, 'vault');
   const dataDir = join(base, 'data');
-  const written = writeSyntheticVault(vaultDir, { notes, seed });
+  const written = writeSyntheticVault(vaultDir, { notes, seed, prose });
   const events = new sources.AppEvents();
   const db = sources.openAppDatabase(dataDir, (notice) => console.warn(notice));
   const workers = sources.createIndexWorkers(existsSync(builtIndexWorker) ? builtIndexWorker : null);

@@ -1,13 +1,23 @@
 // Search in three modes and related notes on a synthetic vault of 10k notes, in process, through the
-// contract's handlers (embedding-handlers.ts) as a host calls them. The vectors are random unit vectors
+// contract's handlers (embedding-handlers.ts) as a host calls them. Two vaults of the same shape: the
+// worst case, whose 45-word vocabulary puts nearly every word in nearly every note, and one written with
+// real sentences drawn from the eval vault's prose. The vectors are random unit vectors
 // of 768 dimensions (nomic-embed-text's length) from an in-process stub model, stored by a real
 // embedding run: the chunker cuts every note, the chunk store keeps one vector per passage. The stub
 // answers at once, so the figures are Kasten's work (the query's own embedding by a real model, 10–30 ms
 // on Ollama, comes on top the first time a query is seen; it is cached after that).
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { EmbeddingModel } from '../../src/main/llm/embedding-model.ts';
+import { proseSentences } from '../../test/support/synthetic-vault.ts';
 import { openEmbeddedVault, random } from './embedding-parts.ts';
 
+/** The 45-word vocabulary (`words`), or sentences of the eval vault (`prose`). */
+export type RetrievalVault = 'words' | 'prose';
+
 export interface RetrievalFigures {
+  vault: RetrievalVault;
   notes: number;
   passages: number;
   dimensions: number;
@@ -15,6 +25,8 @@ export interface RetrievalFigures {
   buildMs: number;
   /** The first semantic search: loading every vector into memory. */
   firstSearchMs: number;
+  /** How much the resident memory grew over the first semantic search, which loads the vectors. */
+  vectorMegabytes: number;
   lexicalMs: number[];
   semanticMs: number[];
   hybridMs: number[];
@@ -58,12 +70,22 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
+/** A full garbage collection, so that resident memory measures what is held rather than what is garbage. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+const evalVault = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'vaults', 'eval');
+
 export async function measureRetrieval(
+  kind: RetrievalVault,
   notes = Number(process.env.BENCH_RETRIEVAL_NOTES ?? 10_000),
   rounds = Number(process.env.BENCH_RETRIEVAL_ROUNDS ?? 10),
   dimensions = 768,
 ): Promise<RetrievalFigures> {
-  const vault = await openEmbeddedVault(notes, 42, stubModel(dimensions, 7));
+  const prose = kind === 'prose' ? proseSentences(evalVault) : undefined;
+  const vault = await openEmbeddedVault(notes, 42, stubModel(dimensions, 7), prose);
   try {
     const built = performance.now();
     const report = await vault.service.run();
@@ -71,16 +93,22 @@ export async function measureRetrieval(
     const buildMs = performance.now() - built;
     const search = (query: string, mode: 'lexical' | 'semantic' | 'hybrid') =>
       vault.on.search({ query, limit: 20, mode });
+    collectGarbage();
+    const residentBefore = process.memoryUsage.rss();
     const firstSearchMs = await timed(() => search('note', 'semantic'));
+    collectGarbage();
+    const vectorMegabytes = (process.memoryUsage.rss() - residentBefore) / 1048576;
     // Each query once, to warm the code and the query cache (the stub's vectors are not the point).
     for (const query of queries) await search(query, 'hybrid');
 
     const figures: RetrievalFigures = {
+      vault: kind,
       notes: vault.notes,
       passages: vault.service.status().embedded,
       dimensions,
       buildMs,
       firstSearchMs,
+      vectorMegabytes,
       lexicalMs: [],
       semanticMs: [],
       hybridMs: [],

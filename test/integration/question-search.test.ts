@@ -1,4 +1,4 @@
-import { cpSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
@@ -72,5 +72,26 @@ describe('a question typed as a search', () => {
     const documents = JSON.parse(outcome.output) as { path: string; matched: string }[];
     expect(documents[0]).toMatchObject({ path: 'concepts/Links between notes.md', matched: 'some words' });
     expect(outcome.notes[0]).toMatchObject({ path: 'concepts/Links between notes.md', kind: 'search-hit' });
+  });
+
+  it('finds the notes holding every word, stop words and all, and marks them, when few hold the rarer words', async () => {
+    const ws = tempWorkspace();
+    cleanups.push(ws.remove);
+    mkdirSync(ws.vault, { recursive: true });
+    writeFileSync(join(ws.vault, 'Burrows.md'), '# Burrows\n\nThe wombat and the badger dig.\n');
+    writeFileSync(join(ws.vault, 'Sett.md'), '# Sett\n\nA badger sett; no wombat near.\n');
+    writeFileSync(join(ws.vault, 'Other.md'), '# Other\n\nThe weather is fine.\n');
+    const app = await startIndexedApp(ws.dataDir, ws.vault);
+    cleanups.push(() => app.dispose());
+    const hits = await app.index.search({ query: 'the wombat and the badger' });
+    expect(hits.map((hit) => [hit.path, hit.ranker])).toEqual([
+      ['Burrows.md', 'all-words'],
+      ['Sett.md', 'some-words'],
+    ]);
+    expect(hits[0]!.snippet).toBe(
+      'Burrows \u0002The\u0003 \u0002wombat\u0003 \u0002and\u0003 \u0002the\u0003 \u0002badger\u0003 dig.',
+    );
+    const none = await app.index.search({ query: 'is the platypus a badger' });
+    expect(none.every((hit) => hit.ranker === 'some-words')).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
@@ -11,6 +11,11 @@ import { dirname, join } from 'node:path';
 export interface SyntheticVaultOptions {
   notes: number;
   seed: number;
+  /**
+   * Real sentences to write the notes with (see proseSentences), in place of the 45-word vocabulary with
+   * which nearly every note holds nearly every word; names, headings and tags then take words of them.
+   */
+  prose?: readonly string[];
 }
 
 export interface SyntheticVault {
@@ -31,7 +36,7 @@ function random(seed: number): () => number {
   };
 }
 
-const words =
+const vocabulary =
   'note idea link thought memory slip box index card writing reading source claim argument evidence question answer concept structure sequence branch method practice theory system context summary draft outline topic field research paper book chapter quote remark insight pattern habit review'.split(
     ' ',
   );
@@ -52,7 +57,10 @@ interface Planned {
 export function writeSyntheticVault(root: string, options: SyntheticVaultOptions): SyntheticVault {
   const next = random(options.seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  const prose = options.prose;
+  const words = prose ? proseWords(prose) : vocabulary;
   const sentence = (count: number) => {
+    if (prose) return proseOf(count, () => pick(prose));
     const parts = Array.from({ length: count }, () => pick(words));
     const text = parts.join(' ');
     return text.charAt(0).toUpperCase() + text.slice(1) + '.';
@@ -139,4 +147,59 @@ export function writeSyntheticVault(root: string, options: SyntheticVaultOptions
     bytes += Buffer.byteLength(text);
   }
   return { notes: planned.length, attachments, bytes };
+}
+
+/**
+ * The sentences of the Markdown notes under `root` (the eval vault's prose): frontmatter, headings, code,
+ * tables and list markers left out, links as the text they show, sentences of 4 to 60 words.
+ */
+export function proseSentences(root: string): string[] {
+  const sentences: string[] = [];
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.md'))
+    .sort();
+  for (const name of files) {
+    const text = readFileSync(join(root, name), 'utf8')
+      .replace(/^---\n[\s\S]*?\n---\n/, '')
+      .replace(/```[\s\S]*?```/g, '')
+      .replace(/!?\[\[([^\]|]*\|)?([^\]]*)\]\]/g, '$2')
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+    const paragraphs = text
+      .split('\n')
+      .filter((line) => !/^\s*(#|\||>|\$\$|<)/.test(line))
+      .map((line) => line.replace(/^\s*(?:[-*+]|\d+\.)\s+(?:\[[ x]\]\s+)?/, '').trim());
+    for (const line of paragraphs) {
+      for (const piece of line.split(/(?<=[.!?])\s+(?=[A-Z0-9"(])/)) {
+        const count = piece.split(/\s+/).length;
+        if (count >= 4 && count <= 60 && /[.!?]$/.test(piece)) sentences.push(piece.replace(/[*_`]/g, ''));
+      }
+    }
+  }
+  return sentences;
+}
+
+/**
+ * Sentences drawn until they are about as long as `count` words of the vocabulary (7 characters a word
+ * with its space), the last one only if it brings them closer.
+ */
+function proseOf(count: number, draw: () => string): string {
+  const length = count * 7;
+  const parts: string[] = [];
+  let held = 0;
+  while (held < length) {
+    const sentence = draw();
+    if (parts.length > 0 && held + sentence.length + 1 - length > length - held) break;
+    parts.push(sentence);
+    held += sentence.length + 1;
+  }
+  return parts.join(' ');
+}
+
+/** The words of some sentences that can name a note, a heading or a tag: lowercase, 4 letters or more. */
+function proseWords(sentences: readonly string[]): string[] {
+  const words = new Set<string>();
+  for (const sentence of sentences) {
+    for (const word of sentence.split(/\s+/)) if (/^[a-z]{4,}$/.test(word)) words.add(word);
+  }
+  return [...words].sort();
 }

@@ -57,6 +57,12 @@ export class ChunkStore {
       ),
       storeVector: db.prepare('UPDATE chunks SET vector = ? WHERE hash = ? AND vector IS NULL'),
       meta: db.prepare<[string], { value: string }>('SELECT value FROM embedding_meta WHERE key = ?'),
+      // Read for every semantic search: the passages to score exactly (see VectorMatrix).
+      vectorsByIds: db
+        .prepare<[string], [number, Buffer]>(
+          'SELECT id, vector FROM chunks WHERE id IN (SELECT value FROM json_each(?)) AND vector IS NOT NULL',
+        )
+        .raw(),
       putMeta: db.prepare(
         `INSERT INTO embedding_meta (key, value) VALUES (?, ?)
          ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
@@ -193,7 +199,12 @@ export class ChunkStore {
     );
   }
 
-  /** The vectors of the note at `path`. */
+  /** The vectors of the passages with these ids, by id (passages deleted or without one are missing). */
+  vectorsByIds(ids: readonly number[]): Map<number, Buffer> {
+    return new Map(this.statements.vectorsByIds.all(JSON.stringify(ids)));
+  }
+
+  /** The vectors of the note at `path`, in the order of its passages. */
   noteVectors(path: string): Buffer[] {
     return this.db
       .prepare<[string], Buffer>(

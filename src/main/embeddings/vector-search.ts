@@ -48,7 +48,7 @@ export class VectorSearch {
     // Let the old matrix go before the new one is filled.
     this.loaded = null;
     const version = this.version;
-    const matrix = new VectorMatrix(store.vectorCount(), store.vectors(), dimensions);
+    const matrix = new VectorMatrix(store.vectorCount(), store.vectors(), dimensions, store);
     this.loaded = { store, matrix, version, at: performance.now() };
     return matrix;
   }

@@ -67,13 +67,16 @@ export abstract class IndexReads {
     return index.search.search(request, this.rankers(index));
   }
 
-  /** Notes that share the most telling words of the note at `path`, best first (BM25 "more like this"). */
+  /**
+   * Notes that share the most telling words of the note at `path`, best first: BM25 over its words of
+   * highest tf × idf ("more like this").
+   */
   async similarByWords(path: string, limit = 8): Promise<SimilarByWords[]> {
     const index = this.require();
     const columns = index.catalog.searchColumns(path);
-    const query = columns ? likeThisQuery(columns) : '';
+    const query = columns ? likeThisQuery(columns, index.terms.available()) : '';
     if (query === '') return [];
-    return similarByWords(path, await this.search({ query, limit: limit + 1 }), limit);
+    return similarByWords(path, await index.search.someWords(query, limit + 1, this.rankers(index)), limit);
   }
 
   /** The indexed note at `path`, or null. */

@@ -5,44 +5,22 @@ import type { RankedNote, RankTask } from './ranking-task';
 import {
   allWordsExpression,
   queryWords,
+  quickWordsExpression,
   someWordsDiffer,
   someWordsExpression,
   someWordsTerms,
   termExpression,
   type SomeWordsTerm,
 } from './search-query';
-import { highlightedColumn, matchedColumn, searchSnippet, snippetTerms } from './search-snippet';
+import { AllWordsProbe } from './all-words-probe';
+import { snippetTerms } from './search-snippet';
+import { snippetOf, snippetRowsSql, type SnippetRow } from './snippet-rows';
 
 export { maxQueryChars, maxQueryWords, queryWords, searchedWords } from './search-query';
-
-/** Marks around matched terms in snippets; control characters cannot occur in a note's text. */
-export const highlightStart = '\u0002';
-export const highlightEnd = '\u0003';
+export { highlightEnd, highlightStart } from './snippet-rows';
 
 // bm25 weights for the FTS columns title, aliases, headings, body.
 const weights = '10.0, 8.0, 4.0, 1.0';
-
-const marks = { start: highlightStart, end: highlightEnd };
-
-/** The FTS columns by index, and the order in which a snippet prefers them: the body says the most. */
-const columnIndex = { title: 0, aliases: 1, headings: 2, body: 3 } as const;
-const snippetColumns = ['body', 'headings', 'aliases', 'title'] as const;
-/** Longer columns are not given to highlight(), whose cost grows with the square of their matches. */
-const longColumn = 16_384;
-
-type SnippetRow = { id: number } & {
-  [name in `${(typeof snippetColumns)[number]}_${'marked' | 'text'}`]: string | null;
-};
-
-function snippetOf(row: SnippetRow, terms: string[]): string {
-  const columns = snippetColumns.map((name) => {
-    const marked = row[`${name}_marked`];
-    return marked !== null
-      ? highlightedColumn(marked, terms, marks)
-      : matchedColumn(row[`${name}_text`] ?? '', terms);
-  });
-  return searchSnippet(columns, terms, marks);
-}
 
 /** When the notes holding every word are fewer than this (or than the limit), notes holding some follow. */
 const fewHits = 5;
@@ -52,6 +30,8 @@ const someWordsCandidates = 100;
 /** Ranking SQL with a filter's conditions, and the values they take after the match expression. */
 interface RankingFilter {
   sql: string;
+  /** The ids of some notes matching, with the same conditions (see AllWordsProbe). */
+  candidates: string;
   parameters: (string | number)[];
 }
 
@@ -76,6 +56,7 @@ const byScore = (a: RankedNote, b: RankedNote) => b.score - a.score || a.id - b.
 export class NoteSearch {
   /** Ranking statements by their SQL (one per combination of filters); preparing cost 0.1 ms each. */
   private readonly rankings = new Map<string, SqliteStatement<(string | number)[], RankedNote>>();
+  private readonly probe: AllWordsProbe;
   private readonly snippets;
   /** Which of some notes (a JSON array of ids) an expression matches. */
   private readonly holding;
@@ -88,15 +69,8 @@ export class NoteSearch {
   private shares: { changes: number; parts: number; ranges: [number, number][] } | null = null;
 
   constructor(private readonly db: SqliteDatabase) {
-    // Each column as highlight() marks it, or, when longer than `longColumn`, as it is (see search-snippet).
-    const column = (index: number, name: string) =>
-      `CASE WHEN length(${name}) <= ${longColumn} THEN highlight(notes_fts, ${index}, '${highlightStart}', '${highlightEnd}') END AS ${name}_marked,
-       CASE WHEN length(${name}) > ${longColumn} THEN ${name} END AS ${name}_text`;
-    this.snippets = db.prepare<[string, string], SnippetRow>(
-      // `+rowid`: filter the matches rather than look each id up (which re-reads the prefix's terms).
-      `SELECT rowid AS id, ${snippetColumns.map((name) => column(columnIndex[name], name)).join(', ')}
-       FROM notes_fts WHERE notes_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`,
-    );
+    this.snippets = db.prepare<[string, string], SnippetRow>(snippetRowsSql('notes_fts'));
+    this.probe = new AllWordsProbe(db);
     this.holding = db.prepare<[string, string], { id: number }>(
       'SELECT rowid AS id FROM notes_fts WHERE notes_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))',
     );
@@ -126,12 +100,19 @@ export class NoteSearch {
     const limit = Math.max(1, Math.min(asked, 200));
     const filter = this.filterOf(folder, tag);
     const allExpression = allWordsExpression(words);
-    const all = await this.rank(filter.sql, [allExpression, ...filter.parameters], limit, rankers);
+    const holding = this.probe.holdingAll(words, allExpression, filter.candidates, filter.parameters);
+    // Words slow to match cost every share the same again (see rank): one worker ranks all.
+    const whole = quickWordsExpression(words) !== null;
+    const all =
+      holding?.size === 0
+        ? []
+        : await this.rank(filter.sql, [allExpression, ...filter.parameters], limit, rankers, whole);
     const hits = this.hitsOf(
       all,
       allExpression,
       snippetTerms(words.flatMap((word) => word.tokens)),
       'all-words',
+      holding,
     );
     const terms = someWordsTerms(words);
     if (all.length >= Math.min(limit, fewHits) || !someWordsDiffer(words, terms)) return hits;
@@ -139,6 +120,25 @@ export class NoteSearch {
     const some = await this.rankSomeWords(terms, filter, limit - all.length, skip, rankers);
     const termTokens = terms.flatMap(({ tokens }) => tokens);
     return hits.concat(this.hitsOf(some, someWordsExpression(terms), snippetTerms(termTokens), 'some-words'));
+  }
+
+  /**
+   * The notes holding some of the words of `query`, best first, by the some-words ranking alone: for a
+   * "more like this" query, whose words together only the note it was made from holds (matching them
+   * all first took a fifth of such a search).
+   */
+  async someWords(query: string, limit: number, rankers: SearchRankers | null = null): Promise<SearchHit[]> {
+    const terms = someWordsTerms(queryWords(query));
+    if (terms.length === 0) return [];
+    const some = await this.rankSomeWords(
+      terms,
+      this.filterOf(undefined, undefined),
+      limit,
+      new Set(),
+      rankers,
+    );
+    const termTokens = terms.flatMap(({ tokens }) => tokens);
+    return this.hitsOf(some, someWordsExpression(terms), snippetTerms(termTokens), 'some-words');
   }
 
   /**
@@ -165,18 +165,21 @@ export class NoteSearch {
     return boostByCoverage(candidates, held, terms.length).slice(0, limit);
   }
 
-  /** The ranked notes as hits, with snippets marking what `expression` matched. */
+  /** The ranked notes as hits, with snippets marking what `expression` matched (`rows`: known already). */
   private hitsOf(
     ranked: readonly RankedNote[],
     expression: string,
     terms: string[],
     ranker: SearchHit['ranker'],
+    rows: ReadonlyMap<number, SnippetRow> | null = null,
   ): SearchHit[] {
     if (ranked.length === 0) return [];
     const ids = JSON.stringify(ranked.map(({ id }) => id));
-    const snippets = new Map(
-      this.snippets.all(expression, ids).map((row) => [row.id, snippetOf(row, terms)]),
-    );
+    // A note written since the probe (the ranking waits for workers) is read from the index.
+    const known = ranked.flatMap(({ id }) => rows?.get(id) ?? []);
+    const unknown = ranked.filter(({ id }) => !rows?.has(id)).map(({ id }) => id);
+    const read = unknown.length > 0 ? this.snippets.all(expression, JSON.stringify(unknown)) : [];
+    const snippets = new Map([...known, ...read].map((row) => [row.id, snippetOf(row, terms)]));
     const notes = new Map(this.notes.all(ids).map((note) => [note.id, note]));
     return ranked.flatMap(({ id, score }) => {
       const note = notes.get(id);
@@ -204,24 +207,29 @@ export class NoteSearch {
     }
     // Without filters the notes table is read for the hits only, not joined to every match.
     const join = filters.length > 0 ? 'JOIN notes n ON n.id = notes_fts.rowid' : '';
+    const where = `WHERE notes_fts MATCH ? ${filters.map((filter) => `AND ${filter}`).join(' ')}`;
     const sql = `SELECT notes_fts.rowid AS id, -bm25(notes_fts, ${weights}) AS score FROM notes_fts ${join}
-         WHERE notes_fts MATCH ? ${filters.map((filter) => `AND ${filter}`).join(' ')}
-           AND notes_fts.rowid BETWEEN ? AND ?
+         ${where} AND notes_fts.rowid BETWEEN ? AND ?
          ORDER BY score DESC, notes_fts.rowid LIMIT ?`;
-    return { sql, parameters };
+    const candidates = `SELECT notes_fts.rowid AS id FROM notes_fts ${join} ${where} LIMIT ?`;
+    return { sql, candidates, parameters };
   }
 
   /**
    * bm25 over every match is nearly all of a search's time (about 1 µs a match, 7–14 ms for a word in
    * all of 10k notes). Its statistics are the whole index's whichever notes are ranked, so shares of the
    * notes ranked at the same time on other threads, each keeping its best `limit`, merge to the very
-   * ranking one query gives. A worker that fails leaves its share to the main thread.
+   * ranking one query gives. A worker that fails leaves its share to the main thread. With `whole`, one
+   * worker ranks every note while the main thread is free (a hybrid search scans the vectors meanwhile):
+   * for an expression whose cost is merging the doclists of what its prefixes expand to, which each
+   * share does in full ("the"* and "has"* in "which book chapter has the quote?": 10 of 12 ms a share).
    */
   private async rank(
     sql: string,
     parameters: (string | number)[],
     limit: number,
     rankers: SearchRankers | null,
+    whole = false,
   ): Promise<RankedNote[]> {
     let ranking = this.rankings.get(sql);
     if (!ranking) {
@@ -231,7 +239,13 @@ export class NoteSearch {
     const statement = ranking;
     const ranges = rankers && rankers.rankers > 0 ? this.shareRanges(rankers.rankers + 1) : [];
     if (ranges.length < 2) return statement.all(...parameters, lowestId, highestId, limit);
-    const shared = ranges.slice(1).map(([low, high]) => {
+    const shares: [number, number][] = whole
+      ? [
+          [lowestId, lowestId],
+          [lowestId, highestId],
+        ]
+      : ranges;
+    const shared = shares.slice(1).map(([low, high]) => {
       const task = {
         file: this.db.name,
         opening: this.opening,
@@ -240,8 +254,8 @@ export class NoteSearch {
       };
       return rankers!.rank(task).catch(() => statement.all(...task.parameters));
     });
-    const [low, high] = ranges[0]!;
-    const own = statement.all(...parameters, low, high, limit);
+    const [low, high] = shares[0]!;
+    const own = low === high ? [] : statement.all(...parameters, low, high, limit);
     return own
       .concat(...(await Promise.all(shared)))
       .sort(byScore)

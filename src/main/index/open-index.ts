@@ -6,6 +6,7 @@ import { LinkReads } from './link-reads';
 import { LinkResolutions } from './link-resolutions';
 import { NoteCatalog } from './note-catalog';
 import { NoteSearch } from './note-search';
+import { TermStatistics } from './term-statistics';
 import type { WriterLock } from './writer-lock';
 
 /** A vault's index as it is open: its database, the SQL over it, and the resolver mirroring the vault. */
@@ -16,6 +17,8 @@ export interface OpenIndex {
   reads: LinkReads;
   resolutions: LinkResolutions;
   search: NoteSearch;
+  /** How common the index's terms are, for "more like this". */
+  terms: TermStatistics;
   catalog: NoteCatalog;
   resolver: VaultLinkResolver;
   /** Aliases per note path, to know which keys a note answered to before it changed. */
@@ -40,6 +43,7 @@ export function indexOver(root: string, db: SqliteDatabase, lock: WriterLock | n
     reads: new LinkReads(db),
     resolutions: new LinkResolutions(db),
     search: new NoteSearch(db),
+    terms: new TermStatistics(db),
     catalog: new NoteCatalog(db),
     ...resolverOf(store),
     controller: new AbortController(),

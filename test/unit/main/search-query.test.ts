@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   allWordsExpression,
   maxQueryWords,
+  quickWordsExpression,
   searchedWords,
   someWordsDiffer,
   someWordsExpression,
@@ -47,6 +48,23 @@ describe('the words of a query', () => {
 
   it('matches every word as typed, a run of words as a phrase, the last word of each as a prefix', () => {
     expect(allWordsExpression(searchedWords('slip 中文搜索').words)).toBe('"slip"* AND "中文 搜索"*');
+  });
+});
+
+describe('the quick words of a query', () => {
+  const quick = (query: string) => quickWordsExpression(searchedWords(query).words);
+
+  it('leave out stop words and words of one or two letters, which FTS5 is slow to match as prefixes', () => {
+    expect(quick('what is a good habit for reading papers?')).toBe(
+      '"good"* AND "habit"* AND "reading"* AND "papers"*',
+    );
+    expect(quick('go to 中文搜索引擎')).toBe('"中文 搜索 引擎"*');
+  });
+
+  it('are none when no word is slow, or every one is', () => {
+    expect(quick('slip box method')).toBeNull();
+    expect(quick('what is the')).toBeNull();
+    expect(quick('中文搜索')).toBeNull();
   });
 });
 
