@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Request } from '@playwright/test';
 import { AppPage } from '../support/app-page';
+import { readmeScreenshot } from '../support/readme-screenshot';
 import { sentText } from '../support/context-items-vault';
 import { contextItemsHost } from '../support/context-items-host';
 
@@ -27,6 +28,7 @@ test('a PDF and a Markdown file dropped on the composer, and code pasted, show t
   await expect(chips.last()).toHaveText(/greet\.py\s*code · [1-9]\d* tokens/);
   await app.composer.fill('What do these files say about the heron?');
   await page.screenshot({ path: 'test-results/context-items/composer-chips.png' });
+  await readmeScreenshot(page, 'attachments');
   await app.composer.press('Enter');
 
   const answer = app.chat.getByTestId('assistant-message');

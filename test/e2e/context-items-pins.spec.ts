@@ -2,6 +2,7 @@ import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../support/app-page';
+import { readmeScreenshot } from '../support/readme-screenshot';
 import { ask, contextItemsHost } from '../support/context-items-host';
 import { sentText } from '../support/context-items-vault';
 
@@ -39,6 +40,7 @@ test('a note pinned from a reference card by keyboard, and one from the viewer, 
   await expect(pinned).toHaveText([/Gardening.*Gardening\.md.*\d+ tokens/, /Atomic notes.*\d+ tokens/]);
   await expect(page.getByTestId('context-count')).toHaveText('2');
   await page.screenshot({ path: 'test-results/context-items/panel-pinned.png' });
+  await readmeScreenshot(page, 'context-items');
 
   await ask(app, 'Which plants need sun?');
   const used = app.chat.getByTestId('assistant-message').last();

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../support/app-page';
+import { readmeScreenshot } from '../support/readme-screenshot';
 import { ask, contextItemsHost } from '../support/context-items-host';
 import { sentText } from '../support/context-items-vault';
 
@@ -118,4 +119,5 @@ test('Context used shows an agent rule chosen with its score and one left out wi
   await expect(left).toContainText(/score 0\.\d\d, .*\(matched by words\)/);
   await answer.getByTestId('context-used').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/context-items/context-used.png' });
+  await readmeScreenshot(page, 'context-used-scores');
 });
