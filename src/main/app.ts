@@ -18,6 +18,7 @@ import type { ContextStrategy } from '../shared/context-domain';
 import { ApiKeys, type SecretBox } from './llm/api-keys';
 import { createEmbeddings, type Embeddings } from './embeddings/embedding-app';
 import { ChatExporter } from './export/chat-export';
+import { coreHandlers } from './app-handlers';
 import { createContextItems, type ContextItemsApp } from './items/items-app';
 import { vaultTools } from './chat/vault-tools';
 import type { EmbeddingSettings } from '../shared/embedding-domain';
@@ -247,81 +248,7 @@ export function createApp(options: AppOptions): KastenApp {
   };
 
   const handlers: Handlers = {
-    'app:info': async () => info,
-    'vault:open': async (input) => vault.open(input?.path),
-    'vault:recent': async () => recent.list(),
-    'vault:tree': async () => vault.tree(),
-    'notes:read': async ({ path }) => {
-      const note = await vault.readNote(path);
-      return { ...note, links: index.linksIn(path, note.content) };
-    },
-    'attachments:read': async ({ path }) => vault.readAttachment(path),
-    'vault:health': async () => index.health(),
-    'vault:issues': async () => index.issueCounts(),
-    'index:status': async () => index.status(),
-    'index:cancel': async () => {
-      index.cancel();
-      return null;
-    },
-    'search:tags': async () => index.tags(),
-    'links:outgoing': async ({ path }) => index.outgoing(path),
-    'links:backlinks': async ({ path }) => index.backlinks(path),
-    'chat:send': async (input) => {
-      const { done: _done, ...started } = await chat.send(input);
-      return { ...started, userMessage: started.userMessage! };
-    },
-    'chat:stop': async ({ sessionId }) => {
-      chat.stop(sessionId);
-      return null;
-    },
-    'chat:retry': async ({ sessionId }) => {
-      const { session, assistantMessage } = await chat.retry(sessionId);
-      return { session, assistantMessage };
-    },
-    'context:status': async ({ sessionId, draft, attachments, items: pending }) =>
-      context.status(sessionId, draft, { attachments, items: pending }),
-    'context:compact': async ({ sessionId, focus }) => chat.compact(sessionId, focus),
-    'context:settings': async () => context.settings(),
-    'context:configure': async (settings) => {
-      const saved = context.configure(settings);
-      events.emit('context:changed', { sessionId: '' });
-      return saved;
-    },
-    'context:strategy': async ({ sessionId, strategy }) => {
-      context.setStrategy(sessionId, strategy);
-      events.emit('context:changed', { sessionId });
-      return null;
-    },
-    'sessions:list': async (input) => chat.list(input?.query),
-    'sessions:get': async ({ id }) => chat.session(id),
-    'sessions:rename': async ({ id, title }) => {
-      chat.rename(id, title);
-      return null;
-    },
-    'sessions:delete': async ({ id }) => {
-      chat.delete(id);
-      return null;
-    },
-    'sessions:restore': async ({ id }) => {
-      chat.restore(id);
-      return null;
-    },
-    'sessions:export': async ({ id, folder, update }) => exporter.export({ sessionId: id, folder, update }),
-    'models:settings': async () => models.setup(),
-    'models:configure': async (settings) => models.configure(settings),
-    'models:key': async ({ key }) => models.setKey(key),
-    'models:list': async (draft) => models.list(draft),
-    'models:test': async (draft) => models.test(draft),
-    'models:window': async () => models.contextWindow(),
-    'summaries:configure': async (settings) => models.setSummaries(settings),
-    'summaries:run': async (input) => summaries.summarize(input?.paths),
-    'summaries:cancel': async () => {
-      summaries.cancel();
-      return null;
-    },
-    'summaries:status': async () => summaries.progress(),
-    'links:resolve': async ({ links, from }) => links.map((link) => index.resolve(link, from ?? '')),
-    'notes:titles': async () => index.titles(),
+    ...coreHandlers({ info, vault, recent, index, chat, context, events, exporter, models, summaries }),
     ...embeddings.handlers,
     ...writes.handlers,
     ...items.handlers,

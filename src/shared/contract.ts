@@ -9,12 +9,6 @@ import type {
   WriteSettings,
 } from './chat-domain';
 import {
-  contextStrategies,
-  type ContextSettings,
-  type ContextStatus,
-  type SessionCompaction,
-} from './context-domain';
-import {
   embeddingSettingsSchema,
   type EmbeddingProgress,
   type EmbeddingReport,
@@ -44,21 +38,14 @@ import type {
 } from './index-domain';
 
 import { event, request } from './contract-definitions';
-import { itemEvents, itemRequests } from './items-contract';
+import { contextRequests } from './context-contract';
+import { modelSettings } from './model-settings-schema';
+import { itemEvents, itemRequests, sendItems } from './items-contract';
 import { agentPromptPlacements } from './context-items-domain';
 
 export type { EventDefinition, RequestDefinition } from './contract-definitions';
 
 const sessionId = z.string().min(1).max(100);
-
-/** Items chosen for a chat before it existed: rule paths or names, tool names, note paths. */
-const sendItems = z
-  .object({
-    rules: z.array(z.string().min(1).max(4096)).max(200).optional(),
-    tools: z.array(z.string().min(1).max(200)).max(200).optional(),
-    pinned: z.array(z.string().min(1).max(4096)).max(200).optional(),
-  })
-  .strict();
 
 /** How `search:notes` ranks: by words, by meaning, or both fused. */
 export const searchModes = ['lexical', 'semantic', 'hybrid'] as const;
@@ -69,23 +56,6 @@ const vaultRelativePath = z
   .min(1, 'A path is required.')
   .max(4096)
   .refine((path) => !path.includes('\0'), 'A path cannot contain NUL.');
-
-const modelSettings = z
-  .object({
-    provider: z.enum(['ollama', 'openai-compatible', 'anthropic']),
-    baseUrl: z.url({ protocol: /^https?$/ }),
-    model: z.string().trim().max(300),
-    apiKeyEnv: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'Not an environment variable name.')
-      .nullable(),
-    contextWindow: z.number().int().min(512).max(10_000_000).nullable(),
-    /** Left out by settings from before it existed: the chat model writes the summaries. */
-    summaryModel: z.string().trim().min(1).max(300).nullable().default(null),
-    /** The user confirmed that the key in `apiKeyEnv` may be sent to `baseUrl` (see `confirm-key`). */
-    confirmKey: z.boolean().optional(),
-  })
-  .strict();
 
 /** Every request that crosses a process boundary. Channels are named `domain:verb`. */
 export const requests = {
@@ -179,49 +149,7 @@ export const requests = {
       })
       .strict(),
   ),
-  /**
-   * The context meter: what the next request of the session (a new chat without `sessionId`) would hold,
-   * with `draft` — the message being typed, with the notes it links — as its latest message.
-   */
-  'context:status': request<ContextStatus>()(
-    z
-      .object({
-        sessionId: sessionId.optional(),
-        draft: z.string().max(200_000).optional(),
-        /** Files prepared for the message being typed, and items chosen for a chat not started yet. */
-        attachments: z.array(z.string().min(1).max(100)).max(20).optional(),
-        items: sendItems.optional(),
-      })
-      .strict(),
-  ),
-  /** Summarizes the session's older messages now (`/compact [focus]`); the messages themselves stay. */
-  'context:compact': request<{ compaction: SessionCompaction | null; notice: string | null }>()(
-    z.object({ sessionId, focus: z.string().trim().max(2000).optional() }).strict(),
-  ),
-  /** How requests are fitted to the window: new chats' strategy, shares, threshold, verbatim tail. */
-  'context:settings': request<ContextSettings>()(z.undefined()),
-  'context:configure': request<ContextSettings>()(
-    z
-      .object({
-        strategy: z.enum(contextStrategies),
-        shares: z
-          .object({
-            system: z.number().int().min(0).max(100),
-            context: z.number().int().min(0).max(100),
-            conversation: z.number().int().min(10).max(100),
-          })
-          .strict()
-          .refine(
-            (shares) => shares.system + shares.context + shares.conversation === 100,
-            'The shares must add up to 100%.',
-          ),
-        threshold: z.number().int().min(50).max(95),
-        tailTurns: z.number().int().min(1).max(20),
-      })
-      .strict(),
-  ),
-  /** How the session's requests are fitted to the window from now on. */
-  'context:strategy': request<null>()(z.object({ sessionId, strategy: z.enum(contextStrategies) }).strict()),
+  ...contextRequests,
   /** Stops the answer being written; the text so far is kept, marked stopped. */
   'chat:stop': request<null>()(z.object({ sessionId }).strict()),
   /**

@@ -15,6 +15,15 @@ import { mcpServerConfigsSchema, type McpServerConfig, type McpServerStatus } fr
 
 const sessionId = z.string().min(1).max(100);
 
+/** Items chosen for a chat before it existed: rule paths or names, tool names, note paths. */
+export const sendItems = z
+  .object({
+    rules: z.array(z.string().min(1).max(4096)).max(200).optional(),
+    tools: z.array(z.string().min(1).max(200)).max(200).optional(),
+    pinned: z.array(z.string().min(1).max(4096)).max(200).optional(),
+  })
+  .strict();
+
 /** What Settings shows of the MCP servers: how they are configured and where each stands. */
 export interface McpServersView {
   servers: McpServerConfig[];

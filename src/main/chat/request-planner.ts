@@ -7,6 +7,7 @@ import type { ContextItemInput, ConversationMessage, ModelProfile } from '../con
 import { toolSchemasOf } from '../context/tool-schemas';
 import type { ChatModel, LlmMessage, LlmTool } from '../llm/llm-types';
 import type { AnswerItems } from '../items/answer-items';
+import { summarize } from './compaction-summarizer';
 import type { ContextRecords } from './context-records';
 import { recordOf, tooLong, usageNotice } from './request-record';
 
@@ -287,18 +288,4 @@ function givenDocuments(messages: readonly LlmMessage[]): boolean {
   return messages.some(
     (message) => message.role === 'tool' && message.results.some((result) => documentTools.has(result.name)),
   );
-}
-
-/** A summary written by the chat model: one request without tools, its text collected. */
-async function summarize(model: ChatModel, prompt: string, signal: AbortSignal): Promise<string> {
-  let text = '';
-  for await (const event of model.stream({
-    system: 'You summarize conversations faithfully and concisely.',
-    messages: [{ role: 'user', text: prompt }],
-    tools: [],
-    signal,
-  })) {
-    if (event.type === 'text') text += event.text;
-  }
-  return text;
 }

@@ -1,10 +1,9 @@
 import type { ChatMessage, ContextWindow } from '../../shared/chat-domain';
-import {
-  contextLevel,
-  type ContextSettings,
-  type ContextStatus,
-  type ContextStrategy,
-  type SessionCompaction,
+import type {
+  ContextSettings,
+  ContextStatus,
+  ContextStrategy,
+  SessionCompaction,
 } from '../../shared/context-domain';
 import { AppError } from '../app-error';
 import type { ContextEngine } from '../context/context-engine';
@@ -17,12 +16,13 @@ import { directReferences, type DirectReferences } from './direct-references';
 import type { ToolVault } from './note-locator';
 import { RequestPlanner, reservedOutputOf } from './request-planner';
 import { systemPrompt } from './system-prompt';
-import type { ContextItems } from '../items/context-items';
 import type { AttachmentText } from '../../shared/attachment-domain';
 import type { SendInput } from '../../shared/context-items-domain';
-import type { AttachmentStore, StoredAttachment } from '../items/attachment-store';
-import { attachmentStub, attachmentText } from '../items/attachment-text';
 import type { ContextItemInput } from '../context/context-types';
+import type { AttachmentStore } from '../items/attachment-store';
+import type { ContextItems } from '../items/context-items';
+import { meterReading } from './context-meter';
+import { attachmentsOf, currentAttachments, pendingAttachments } from './question-attachments';
 import { vaultTools } from './vault-tools';
 import { writeTools } from './write-tools';
 
@@ -182,12 +182,7 @@ export class SessionContext {
       this.options.model,
       this.writesOffered(),
       // The files prepared for the message being typed count as they will when it is sent.
-      (this.options.pendingFiles?.(pending.attachments ?? []) ?? []).map(({ file }) => ({
-        kind: 'attachment',
-        label: file.name,
-        include: 'manual',
-        text: attachmentText({ ...file, id: 0 }),
-      })),
+      pendingAttachments(this.options.pendingFiles?.(pending.attachments ?? []) ?? []),
     );
     if (this.options.items) {
       const usable = window.tokens - reservedOutputOf(window.tokens) - Math.ceil(window.tokens * 0.05);
@@ -204,35 +199,15 @@ export class SessionContext {
       );
     }
     const request = planner.preview();
-    const profile = this.options.profile();
-    const draftTokens =
-      draft.trim() === '' && (pending.attachments?.length ?? 0) === 0
-        ? 0
-        : request.items
-            .filter(
-              (item) =>
-                item.kind === 'current' ||
-                item.kind === 'attachment' ||
-                (item.kind === 'reference' && item.include === 'direct'),
-            )
-            .reduce((sum, item) => sum + item.tokens, 0);
-    const reported = messages
-      .flatMap((message) => message.requests)
-      .findLast((entry) => entry.reported !== null);
-    return {
-      model: profile.model,
-      window: window.tokens,
-      windowSource: window.source,
-      usable: request.usable,
-      estimated: request.estimated,
-      draftTokens,
-      parts: request.parts,
-      reported: reported?.reported ?? null,
-      calibration: engine.calibration(profile),
-      strategy: request.strategy,
+    const typed = draft.trim() !== '' || (pending.attachments?.length ?? 0) > 0;
+    return meterReading(request, {
+      profile: this.options.profile(),
+      window,
+      typed,
+      messages,
+      calibration: engine.calibration(this.options.profile()),
       compactions: sessionId ? store.contexts.compactions(sessionId).length : 0,
-      level: contextLevel(request.estimated, request.usable),
-    };
+    });
   }
 
   /** `/compact [focus]`: summarizes the session's older messages now; the messages stay. */
@@ -320,25 +295,4 @@ export class SessionContext {
       onCompactionFailed: () => this.failedCompactions.set(sessionId, Date.now()),
     });
   }
-}
-
-/** The files of each message, as the history gives them: whole, with a stub for when they do not fit. */
-function attachmentsOf(files: readonly StoredAttachment[]) {
-  return (messageId: number) =>
-    files
-      .filter((file) => file.messageId === messageId)
-      .map((file) => ({ text: attachmentText(file), stub: attachmentStub(file) }));
-}
-
-/** The files sent with the question being answered: items just above it. */
-function currentAttachments(files: readonly StoredAttachment[], questionId: number): ContextItemInput[] {
-  return files
-    .filter((file) => file.messageId === questionId)
-    .map((file) => ({
-      kind: 'attachment',
-      label: file.name,
-      include: 'manual',
-      text: attachmentText(file),
-      fallback: attachmentStub(file),
-    }));
 }

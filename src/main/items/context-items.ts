@@ -1,7 +1,6 @@
 import type {
   AgentPromptPlacement,
   ContextItemSettings,
-  PinnedNote,
   RuleInfo,
   SendInput,
   SessionItemKind,
@@ -9,7 +8,6 @@ import type {
   ToolInfo,
 } from '../../shared/context-items-domain';
 import { AppError } from '../app-error';
-import { countTokens } from '../context/token-count';
 import type { TextVectors } from '../embeddings/text-vectors';
 import type { LlmTool } from '../llm/llm-types';
 import {
@@ -21,22 +19,13 @@ import {
 } from './answer-items';
 import type { AttachmentStore } from './attachment-store';
 import type { ItemSettingsStore } from './item-settings';
-import { pinnedItem } from './pinned-input';
+import { pinnedItems } from './pinned-input';
+import { pinnedNotes } from './pinned-notes';
 import { readAttachmentName, readAttachmentTool, runReadAttachment } from './read-attachment';
 import { scoreRelevance } from './relevance';
 import type { RulesCatalog } from './rules-catalog';
 import type { SessionItemRow, SessionItemsStore } from './session-items-store';
-import { toolCatalog, type McpToolOffer } from './tool-catalog';
-
-/** The MCP servers as the items need them (McpServers is one). */
-export interface McpToolSource {
-  tools(signal?: AbortSignal): Promise<{ tools: McpToolOffer[]; notices: string[] }>;
-  /** The tools of the servers running now, without starting any. */
-  running(): McpToolOffer[];
-  /** Where each server stands: one that failed or crashed is a notice in the panel. */
-  statuses(): { name: string; state: string; message: string | null }[];
-  call(name: string, input: unknown, signal: AbortSignal): Promise<{ ok: boolean; output: string }>;
-}
+import { toolCatalog, type McpToolSource } from './tool-catalog';
 
 export interface ContextItemsOptions {
   settings: ItemSettingsStore;
@@ -112,23 +101,11 @@ export class ContextItems {
     const has = (kind: SessionItemKind, key: string) =>
       added.some((row) => row.kind === kind && row.key === key);
     const [rules, tools] = await Promise.all([this.rules(), this.tools(undefined, true)]);
-    const pinned: PinnedNote[] = [];
-    for (const row of added.filter((entry) => entry.kind === 'pinned')) {
-      const note = index.note(row.key);
-      const content = note
-        ? await this.options.readNote(row.key).then(
-            (file) => file.content,
-            () => '',
-          )
-        : '';
-      pinned.push({
-        path: row.key,
-        title: note?.title ?? row.title,
-        state: !note ? 'gone' : row.previousKey ? 'moved' : 'present',
-        previousPath: row.previousKey,
-        tokens: note ? countTokens(JSON.stringify({ title: note.title, path: row.key, content })) : 0,
-      });
-    }
+    const pinned = await pinnedNotes(
+      added.filter((entry) => entry.kind === 'pinned'),
+      index,
+      this.options.readNote,
+    );
     return {
       sessionId,
       rules: rules.map((rule) => ({ ...rule, active: rule.include === 'always' || has('rule', rule.path) })),
@@ -265,30 +242,17 @@ export class ContextItems {
     const chosen = chooseCandidates(candidates, relevance);
     items.push(...chosen.items);
     const unchosen = [...chosen.unchosen];
-    for (const row of added.filter((entry) => entry.kind === 'pinned')) {
-      const note = this.options.index.note(row.key);
-      const content = note
-        ? await this.options.readNote(row.key).then(
-            (file) => file.content,
-            () => null,
-          )
-        : null;
-      if (!note || content === null) {
-        notices.push(`The pinned note “${row.title}” is gone: it was deleted or moved out of the vault.`);
-        continue;
-      }
-      const pinned = await pinnedItem(
-        { path: note.path, title: note.title, content },
-        question,
-        request.pinnedLimit,
-        request.numbers,
+    const pinned = await pinnedItems(
+      added.filter((entry) => entry.kind === 'pinned'),
+      {
+        ...request,
+        index: this.options.index,
+        readNote: this.options.readNote,
         vectors,
-        signal,
-      );
-      items.push(pinned.item);
-      if (pinned.relevance?.notice && !notices.includes(pinned.relevance.notice))
-        notices.push(pinned.relevance.notice);
-    }
+      },
+    );
+    items.push(...pinned.items);
+    for (const notice of pinned.notices) if (!notices.includes(notice)) notices.push(notice);
     const own = this.agentPrompt(sessionId);
     const prompt = own ?? { text: settings.agentPrompt, placement: settings.agentPromptPlacement };
     return {

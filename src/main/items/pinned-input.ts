@@ -71,3 +71,47 @@ export async function pinnedItem(
     });
   return { item, relevance };
 }
+
+/** What pinned notes need to become items of one answer. */
+export interface PinnedSources {
+  question: string;
+  pinnedLimit: number;
+  numbers: DocumentNumbers;
+  signal: AbortSignal;
+  index: { note(path: string): { path: string; title: string } | null };
+  readNote: (path: string) => Promise<{ content: string }>;
+  vectors: TextVectors | null;
+}
+
+/** A chat's pinned notes as items of one answer; a note deleted since is a notice instead. */
+export async function pinnedItems(
+  rows: readonly { key: string; title: string }[],
+  sources: PinnedSources,
+): Promise<{ items: ContextItemInput[]; notices: string[] }> {
+  const items: ContextItemInput[] = [];
+  const notices: string[] = [];
+  for (const row of rows) {
+    const note = sources.index.note(row.key);
+    const content = note
+      ? await sources.readNote(row.key).then(
+          (file) => file.content,
+          () => null,
+        )
+      : null;
+    if (!note || content === null) {
+      notices.push(`The pinned note “${row.title}” is gone: it was deleted or moved out of the vault.`);
+      continue;
+    }
+    const pinned = await pinnedItem(
+      { path: note.path, title: note.title, content },
+      sources.question,
+      sources.pinnedLimit,
+      sources.numbers,
+      sources.vectors,
+      sources.signal,
+    );
+    items.push(pinned.item);
+    if (pinned.relevance?.notice) notices.push(pinned.relevance.notice);
+  }
+  return { items, notices };
+}

@@ -14,6 +14,16 @@ export interface McpToolOffer {
   include: ItemInclude;
 }
 
+/** The MCP servers as the items need them (McpServers is one). */
+export interface McpToolSource {
+  tools(signal?: AbortSignal): Promise<{ tools: McpToolOffer[]; notices: string[] }>;
+  /** The tools of the servers running now, without starting any. */
+  running(): McpToolOffer[];
+  /** Where each server stands: one that failed or crashed is a notice in the panel. */
+  statuses(): { name: string; state: string; message: string | null }[];
+  call(name: string, input: unknown, signal: AbortSignal): Promise<{ ok: boolean; output: string }>;
+}
+
 /** A tool that may be offered, with its include mode and what its schema costs. */
 export interface CatalogTool {
   tool: LlmTool;

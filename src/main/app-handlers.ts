@@ -1,0 +1,121 @@
+import type { Handlers } from '../shared/contract';
+import type { AppInfo } from '../shared/domain';
+import type { AppEvents } from './app-events';
+import type { ChatService } from './chat/chat-service';
+import type { SessionContext } from './chat/session-context';
+import type { ChatExporter } from './export/chat-export';
+import type { VaultIndex } from './index/vault-index';
+import type { ModelService } from './llm/model-service';
+import type { SummaryQueue } from './summaries/summary-queue';
+import type { RecentVaults } from './vault/recent-vaults';
+import type { VaultService } from './vault/vault-service';
+
+/** The services behind the core channels (the embeddings', writes' and items' bring their own handlers). */
+export interface CoreServices {
+  info: AppInfo;
+  vault: VaultService;
+  recent: RecentVaults;
+  index: VaultIndex;
+  chat: ChatService;
+  context: SessionContext;
+  events: AppEvents;
+  exporter: ChatExporter;
+  models: ModelService;
+  summaries: SummaryQueue;
+}
+
+type CoreChannels = Exclude<
+  keyof Handlers,
+  | `embeddings:${string}`
+  | 'search:notes'
+  | 'notes:related'
+  | 'chat:approve'
+  | `writes:${string}`
+  | `items:${string}`
+  | 'rules:list'
+  | 'tools:list'
+  | 'attachments:prepare'
+  | `mcp:${string}`
+>;
+
+/** The handlers of the core channels: parse is done by the host; each is one service call. */
+export function coreHandlers(services: CoreServices): Pick<Handlers, CoreChannels> {
+  const { info, vault, recent, index, chat, context, events, exporter, models, summaries } = services;
+  return {
+    'app:info': async () => info,
+    'vault:open': async (input) => vault.open(input?.path),
+    'vault:recent': async () => recent.list(),
+    'vault:tree': async () => vault.tree(),
+    'notes:read': async ({ path }) => {
+      const note = await vault.readNote(path);
+      return { ...note, links: index.linksIn(path, note.content) };
+    },
+    'attachments:read': async ({ path }) => vault.readAttachment(path),
+    'vault:health': async () => index.health(),
+    'vault:issues': async () => index.issueCounts(),
+    'index:status': async () => index.status(),
+    'index:cancel': async () => {
+      index.cancel();
+      return null;
+    },
+    'search:tags': async () => index.tags(),
+    'links:outgoing': async ({ path }) => index.outgoing(path),
+    'links:backlinks': async ({ path }) => index.backlinks(path),
+    'chat:send': async (input) => {
+      const { done: _done, ...started } = await chat.send(input);
+      return { ...started, userMessage: started.userMessage! };
+    },
+    'chat:stop': async ({ sessionId }) => {
+      chat.stop(sessionId);
+      return null;
+    },
+    'chat:retry': async ({ sessionId }) => {
+      const { session, assistantMessage } = await chat.retry(sessionId);
+      return { session, assistantMessage };
+    },
+    'context:status': async ({ sessionId, draft, attachments, items: pending }) =>
+      context.status(sessionId, draft, { attachments, items: pending }),
+    'context:compact': async ({ sessionId, focus }) => chat.compact(sessionId, focus),
+    'context:settings': async () => context.settings(),
+    'context:configure': async (settings) => {
+      const saved = context.configure(settings);
+      events.emit('context:changed', { sessionId: '' });
+      return saved;
+    },
+    'context:strategy': async ({ sessionId, strategy }) => {
+      context.setStrategy(sessionId, strategy);
+      events.emit('context:changed', { sessionId });
+      return null;
+    },
+    'sessions:list': async (input) => chat.list(input?.query),
+    'sessions:get': async ({ id }) => chat.session(id),
+    'sessions:rename': async ({ id, title }) => {
+      chat.rename(id, title);
+      return null;
+    },
+    'sessions:delete': async ({ id }) => {
+      chat.delete(id);
+      return null;
+    },
+    'sessions:restore': async ({ id }) => {
+      chat.restore(id);
+      return null;
+    },
+    'sessions:export': async ({ id, folder, update }) => exporter.export({ sessionId: id, folder, update }),
+    'models:settings': async () => models.setup(),
+    'models:configure': async (settings) => models.configure(settings),
+    'models:key': async ({ key }) => models.setKey(key),
+    'models:list': async (draft) => models.list(draft),
+    'models:test': async (draft) => models.test(draft),
+    'models:window': async () => models.contextWindow(),
+    'summaries:configure': async (settings) => models.setSummaries(settings),
+    'summaries:run': async (input) => summaries.summarize(input?.paths),
+    'summaries:cancel': async () => {
+      summaries.cancel();
+      return null;
+    },
+    'summaries:status': async () => summaries.progress(),
+    'links:resolve': async ({ links, from }) => links.map((link) => index.resolve(link, from ?? '')),
+    'notes:titles': async () => index.titles(),
+  };
+}
