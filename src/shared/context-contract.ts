@@ -5,10 +5,8 @@ import {
   type ContextStatus,
   type SessionCompaction,
 } from './context-domain';
-import { request } from './contract-definitions';
+import { request, sessionId } from './contract-definitions';
 import { sendItems } from './items-contract';
-
-const sessionId = z.string().min(1).max(100);
 
 /** Channels of the context engine: the meter, compaction, how requests are fitted to the window. */
 export const contextRequests = {

@@ -59,15 +59,9 @@ export interface AttachmentInfo {
 }
 
 /** A file dropped on the composer, read and counted, waiting to be sent with the next message. */
-export interface PreparedAttachment {
+export interface PreparedAttachment extends Omit<AttachmentInfo, 'id' | 'messageId'> {
   /** Hands the file to `chat:send`; valid for this run of Kasten only. */
   token: string;
-  name: string;
-  kind: AttachmentKind;
-  pages: number | null;
-  bytes: number;
-  tokens: number;
-  truncated: boolean;
 }
 
 /** Where the custom agent prompt goes: above the latest question, or instead of Kasten's system prompt. */

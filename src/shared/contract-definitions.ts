@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** A request channel: its input schema, and its output type carried as a phantom. */
 export interface RequestDefinition<Input extends z.ZodType, Output> {
@@ -18,3 +18,6 @@ export function request<Output>() {
 export function event<Payload>(): EventDefinition<Payload> {
   return {};
 }
+
+/** A chat session's id, as every channel that names one takes it. */
+export const sessionId = z.string().min(1).max(100);

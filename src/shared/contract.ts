@@ -37,15 +37,13 @@ import type {
   VaultHealth,
 } from './index-domain';
 
-import { event, request } from './contract-definitions';
+import { event, request, sessionId } from './contract-definitions';
 import { contextRequests } from './context-contract';
 import { modelSettings } from './model-settings-schema';
 import { itemEvents, itemRequests, sendItems } from './items-contract';
 import { agentPromptPlacements } from './context-items-domain';
 
 export type { EventDefinition, RequestDefinition } from './contract-definitions';
-
-const sessionId = z.string().min(1).max(100);
 
 /** How `search:notes` ranks: by words, by meaning, or both fused. */
 export const searchModes = ['lexical', 'semantic', 'hybrid'] as const;

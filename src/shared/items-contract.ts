@@ -9,11 +9,9 @@ import {
   type SessionItems,
   type ToolInfo,
 } from './context-items-domain';
-import { event, request } from './contract-definitions';
+import { event, request, sessionId } from './contract-definitions';
 import { maxAttachmentBytes } from './attachment-domain';
 import { mcpServerConfigsSchema, type McpServerConfig, type McpServerStatus } from './mcp-domain';
-
-const sessionId = z.string().min(1).max(100);
 
 /** Items chosen for a chat before it existed: rule paths or names, tool names, note paths. */
 export const sendItems = z

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { itemIncludes } from './context-items-domain';
 
 /** When a server's tools are offered: with every request, only when the user picks them, or to agents. */
-export const mcpIncludeModeSchema = z.enum(['always', 'manual', 'agent']);
+export const mcpIncludeModeSchema = z.enum(itemIncludes);
 export type McpIncludeMode = z.infer<typeof mcpIncludeModeSchema>;
 
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
-import { AppPage } from '../support/app-page';
+import { AppPage, askAndWait as ask } from '../support/app-page';
 import { scriptedModelArgs, startKastenServer, type RunningServer } from '../support/kasten-server';
 import {
   startScriptedModelServer,
@@ -82,15 +82,6 @@ async function meterTokens(meter: Locator): Promise<number> {
   const title = (await meter.getAttribute('title')) ?? '';
   const match = /: ([\d,]+) of ([\d,]+) tokens/.exec(title);
   return match ? Number(match[1]!.replaceAll(',', '')) : Number.NaN;
-}
-
-async function ask(app: AppPage, text: string) {
-  const answers = app.chat.getByTestId('assistant-message');
-  const before = await answers.count();
-  await app.composer.fill(text);
-  await app.composer.press('Enter');
-  await expect(answers).toHaveCount(before + 1);
-  await expect(answers.last()).toHaveAttribute('data-status', 'complete');
 }
 
 test('the meter counts a linked note as it is typed, and the breakdown shows the next request by part', async ({

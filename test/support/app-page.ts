@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** The main window as a user sees it. */
 export class AppPage {
@@ -89,4 +89,14 @@ export class AppPage {
       return transfer;
     }, files);
   }
+}
+
+/** Sends a message with Enter and waits for its answer to be complete. */
+export async function askAndWait(app: AppPage, text: string): Promise<void> {
+  const answers = app.chat.getByTestId('assistant-message');
+  const before = await answers.count();
+  await app.composer.fill(text);
+  await app.composer.press('Enter');
+  await expect(answers).toHaveCount(before + 1);
+  await expect(answers.last()).toHaveAttribute('data-status', 'complete');
 }

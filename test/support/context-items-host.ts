@@ -1,5 +1,4 @@
 import { expect, test } from '@playwright/test';
-import type { AppPage } from './app-page';
 import { writeRules } from './context-items-vault';
 import { scriptedModelArgs, startKastenServer, type RunningServer } from './kasten-server';
 import { startScriptedModelServer, type ScriptedModelServer } from './scripted-model-server';
@@ -40,12 +39,4 @@ export function contextItemsHost({ rules = true, reply = 'Fine.' } = {}): Contex
   return host;
 }
 
-/** Sends a message with Enter and waits for its answer to be complete. */
-export async function ask(app: AppPage, text: string): Promise<void> {
-  const answers = app.chat.getByTestId('assistant-message');
-  const before = await answers.count();
-  await app.composer.fill(text);
-  await app.composer.press('Enter');
-  await expect(answers).toHaveCount(before + 1);
-  await expect(answers.last()).toHaveAttribute('data-status', 'complete');
-}
+export { askAndWait as ask } from './app-page';

@@ -25,7 +25,7 @@ export interface SyntheticVault {
 }
 
 /** mulberry32: a small, fast, seedable generator. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -7,6 +7,7 @@ import type {
 } from '../../shared/context-domain';
 import { AppError } from '../app-error';
 import type { ContextEngine } from '../context/context-engine';
+import { defaultContextOptions } from '../context/context-options';
 import type { ModelProfile } from '../context/context-types';
 import type { ChatModel } from '../llm/llm-types';
 import type { ChatStore } from './chat-store';
@@ -108,9 +109,7 @@ export class SessionContext {
 
   /** Tokens the notes linked in one message may take: an item may fill 30% of the usable window. */
   async referenceBudget(): Promise<number> {
-    const window = (await this.window()).tokens;
-    const usable = window - reservedOutputOf(window) - Math.ceil(window * 0.05);
-    return Math.max(0, Math.floor(usable * 0.3));
+    return Math.max(0, Math.floor(usableOf((await this.window()).tokens) * defaultContextOptions.itemCap));
   }
 
   /**
@@ -185,12 +184,11 @@ export class SessionContext {
       pendingAttachments(this.options.pendingFiles?.(pending.attachments ?? []) ?? []),
     );
     if (this.options.items) {
-      const usable = window.tokens - reservedOutputOf(window.tokens) - Math.ceil(window.tokens * 0.05);
       planner.useExtras(
         await this.options.items.forAnswer({
           sessionId: sessionId ?? '',
           question: draft,
-          pinnedLimit: Math.floor(usable * 0.6),
+          pinnedLimit: pinnedLimitOf(window.tokens),
           numbers,
           signal: AbortSignal.timeout(10_000),
           estimate: true,
@@ -252,7 +250,6 @@ export class SessionContext {
     const { store, items } = this.options;
     const files = sessionId ? (this.options.attachments?.ofSession(sessionId) ?? []) : [];
     const vault = this.options.vault();
-    const usable = window.tokens - reservedOutputOf(window.tokens) - Math.ceil(window.tokens * 0.05);
     const numbers = (path: string, title: string) => store.documentNumber(sessionId, path, title);
     return new RequestPlanner({
       engine: this.options.engine,
@@ -284,7 +281,7 @@ export class SessionContext {
               items.forAnswer({
                 sessionId,
                 question: current.text,
-                pinnedLimit: Math.floor(usable * 0.6),
+                pinnedLimit: pinnedLimitOf(window.tokens),
                 numbers,
                 signal,
               })
@@ -295,4 +292,14 @@ export class SessionContext {
       onCompactionFailed: () => this.failedCompactions.set(sessionId, Date.now()),
     });
   }
+}
+
+/** The usable window of a context window, as the budget has it with the default margin. */
+function usableOf(window: number): number {
+  return window - reservedOutputOf(window) - Math.ceil(window * defaultContextOptions.margin);
+}
+
+/** What pinned notes may take whole together; past it their passages are scored for the question. */
+function pinnedLimitOf(window: number): number {
+  return Math.floor(usableOf(window) * defaultContextOptions.pinnedShare);
 }

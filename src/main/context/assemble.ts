@@ -58,10 +58,11 @@ export function assembleRequest(
     typeof input.system === 'string' ? input.system : input.system(names);
   const reminders = input.reminders ?? [];
   const agentPrompt = input.agentPrompt?.trim() ? input.agentPrompt.trim() : null;
+  const fixedSystemTokens = counter.text(systemFor(fixedTools.map((tool) => tool.schema.name)));
   const base =
     messageOverhead +
     replyPriming +
-    counter.text(systemFor(fixedTools.map((tool) => tool.schema.name))) +
+    fixedSystemTokens +
     toolTokens +
     (agentPrompt ? messageOverhead + counter.text(agentPromptMessage(agentPrompt)) : 0) +
     messageOverhead +
@@ -69,6 +70,8 @@ export function assembleRequest(
     reminders.reduce((sum, reminder) => sum + messageOverhead + counter.text(reminderText(reminder)), 0);
   const prepare = (mask: boolean) => prepareTurn(input.turn ?? [], raw.itemCap, mask, options, counter);
   const turnTokens = (steps: ReturnType<typeof prepare>) => steps.reduce((sum, step) => sum + step.tokens, 0);
+  // Only `hybrid` masks this turn's tool results; the others send them as they are.
+  const smallestTurn = prepare(strategy === 'hybrid');
   const offered = input.items ?? [];
   const selection = selectItems(
     offered,
@@ -77,7 +80,7 @@ export function assembleRequest(
       itemCap: raw.itemCap,
       pinned: Math.floor(raw.usable * options.pinnedShare),
       // Items never push a request over: what is left once the turn's tool results are at their smallest.
-      free: raw.usable - base - turnTokens(prepare(true)),
+      free: raw.usable - base - turnTokens(smallestTurn),
       aggressive,
     },
     counter,
@@ -99,12 +102,12 @@ export function assembleRequest(
   const system = systemFor(tools.map((tool) => tool.schema.name));
   let fixed =
     base -
-    counter.text(systemFor(fixedTools.map((tool) => tool.schema.name))) +
+    fixedSystemTokens +
     counter.text(system) +
     selection.tokens +
     selection.placed.filter((placed) => !placed.input.tool).length * messageOverhead;
-  let turn = prepare(aggressive && strategy === 'hybrid');
-  if (!aggressive && strategy === 'hybrid' && fixed + turnTokens(turn) > raw.usable) turn = prepare(true);
+  let turn = strategy !== 'hybrid' || aggressive ? smallestTurn : prepare(false);
+  if (!aggressive && strategy === 'hybrid' && fixed + turnTokens(turn) > raw.usable) turn = smallestTurn;
   fixed += turnTokens(turn);
 
   let summary = input.summary?.text.trim() ? input.summary : null;

@@ -71,7 +71,12 @@ export class TokenCounter {
    * chat templates render (the `type` and `function` wrappers are tokens too, a tenth of a small schema).
    */
   tool(tool: ToolSchema): number {
-    const definition = { name: tool.name, description: tool.description, parameters: tool.parameters };
-    return this.text(JSON.stringify({ type: 'function', function: definition }));
+    return this.text(toolDefinitionText(tool));
   }
+}
+
+/** A tool as it goes over the wire (an OpenAI function object): what its schema costs is what is counted. */
+export function toolDefinitionText(tool: ToolSchema): string {
+  const definition = { name: tool.name, description: tool.description, parameters: tool.parameters };
+  return JSON.stringify({ type: 'function', function: definition });
 }

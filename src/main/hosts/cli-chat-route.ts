@@ -2,17 +2,11 @@ import { contextStrategies, type ContextStrategy } from '../../shared/context-do
 import type { ModelSettings } from '../../shared/chat-domain';
 import { CliUsageError as UsageError, type CliAppEnvironment } from './cli-app';
 import { runChatCommand, type ChatCommandEnvironment } from './cli-chat-commands';
+import type { CliEnvironment } from './cli';
 import type { AskItemFlags } from './cli-items-commands';
 
-/** What `kasten` passes on to a chat command besides its own arguments. */
-export interface ChatRouteEnvironment {
-  resourcesDir: string;
-  indexWorker?: string;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  write?: (text: string) => void;
-  untilStopped: () => Promise<void>;
-}
+/** What `kasten` passes on to a chat command besides its own arguments: all but the renderer. */
+export type ChatRouteEnvironment = Omit<CliEnvironment, 'rendererDir'>;
 
 /**
  * --provider, --base-url, --model, --summary-model and --api-key-env: the models for this run, over the

@@ -46,27 +46,20 @@ export async function askItems(
   return { attachments, ...(items ? { items } : {}) };
 }
 
+/** An item of a request, or one left out, as `--json` prints it: no `path` or `score` when it has none. */
+function itemReport<Item extends { path?: string; score?: number }>({ path, score, ...rest }: Item) {
+  return { ...rest, ...(path === undefined ? {} : { path }), ...(score === undefined ? {} : { score }) };
+}
+
 /** Every item of a request, with how it came in and its score; and the items left out, with why. */
 export function requestItemsReport(request: RequestContext) {
   return {
-    requestContext: request.items.map(({ kind, label, path, include, score, tokens, form }) => ({
-      kind,
-      label,
-      ...(path === undefined ? {} : { path }),
-      include,
-      ...(score === undefined ? {} : { score }),
-      tokens,
-      form,
-    })),
-    leftOut: request.dropped.map(({ kind, label, path, include, score, tokens, reason }) => ({
-      kind,
-      label,
-      ...(path === undefined ? {} : { path }),
-      include,
-      ...(score === undefined ? {} : { score }),
-      tokens,
-      reason,
-    })),
+    requestContext: request.items.map(({ kind, label, path, include, score, tokens, form }) =>
+      itemReport({ kind, label, path, include, score, tokens, form }),
+    ),
+    leftOut: request.dropped.map(({ kind, label, path, include, score, tokens, reason }) =>
+      itemReport({ kind, label, path, include, score, tokens, reason }),
+    ),
   };
 }
 

@@ -1,11 +1,12 @@
-import type {
-  AgentPromptPlacement,
-  ContextItemSettings,
-  RuleInfo,
-  SendInput,
-  SessionItemKind,
-  SessionItems,
-  ToolInfo,
+import {
+  sessionItemKinds,
+  type AgentPromptPlacement,
+  type ContextItemSettings,
+  type RuleInfo,
+  type SendInput,
+  type SessionItemKind,
+  type SessionItems,
+  type ToolInfo,
 } from '../../shared/context-items-domain';
 import { AppError } from '../app-error';
 import type { TextVectors } from '../embeddings/text-vectors';
@@ -24,7 +25,7 @@ import { pinnedNotes } from './pinned-notes';
 import { readAttachmentName, readAttachmentTool, runReadAttachment } from './read-attachment';
 import { scoreRelevance } from './relevance';
 import type { RulesCatalog } from './rules-catalog';
-import type { SessionItemRow, SessionItemsStore } from './session-items-store';
+import type { SessionItemsStore } from './session-items-store';
 import { toolCatalog, type McpToolSource } from './tool-catalog';
 
 export interface ContextItemsOptions {
@@ -41,6 +42,16 @@ export interface ContextItemsOptions {
 }
 
 type PendingItems = NonNullable<SendInput['items']>;
+
+/** An item as a chat stores it. */
+export interface ResolvedItem {
+  kind: SessionItemKind;
+  key: string;
+  title: string;
+}
+
+/** Where `chat:send`'s `items` list each kind. */
+const pendingKey = { pinned: 'pinned', rule: 'rules', tool: 'tools' } as const;
 
 /** What one answer needs to know to ask for its items. */
 export interface AnswerRequest {
@@ -133,47 +144,62 @@ export class ContextItems {
 
   /** Adds an item to a chat (`on`) or takes it out: a manual rule or tool, or a pinned note. */
   async set(sessionId: string, kind: SessionItemKind, key: string, on: boolean): Promise<void> {
-    const item = on ? await this.resolve(kind, key) : { key, title: key };
-    this.options.sessions.set(sessionId, kind, item.key, item.title, on);
+    const [item] = on ? await this.check({ [pendingKey[kind]]: [key] }) : [{ key, title: key }];
+    this.options.sessions.set(sessionId, kind, item!.key, item!.title, on);
   }
 
   /**
    * Checks items chosen for a chat before it exists (`chat:send`'s `items`), so that a wrong one fails
-   * before anything is created; resolves to them as `set` stores them.
+   * before anything is created; resolves to them as `set` stores them. Rules and tools are listed once.
    */
-  async check(items: PendingItems): Promise<{ kind: SessionItemKind; key: string; title: string }[]> {
-    const checked: { kind: SessionItemKind; key: string; title: string }[] = [];
-    for (const [kind, keys] of [
-      ['pinned', items.pinned],
-      ['rule', items.rules],
-      ['tool', items.tools],
-    ] as const) {
-      for (const key of keys ?? []) checked.push({ kind, ...(await this.resolve(kind, key)) });
-    }
-    return checked;
+  async check(items: PendingItems): Promise<ResolvedItem[]> {
+    const known = {
+      rules: items.rules?.length ? await this.rules() : [],
+      tools: items.tools?.length ? (await this.tools()).tools.map((tool) => tool.name) : [],
+    };
+    return this.resolveAll(items, known, (kind, key) => {
+      throw new AppError('not-found', this.notFound(kind, key));
+    });
   }
 
   /** Stores items `check` resolved. */
-  add(sessionId: string, items: readonly { kind: SessionItemKind; key: string; title: string }[]): void {
+  add(sessionId: string, items: readonly ResolvedItem[]): void {
     for (const item of items) this.options.sessions.set(sessionId, item.kind, item.key, item.title, true);
   }
 
-  /** The key and title an item is stored under: a note's path, a rule's path (given its path or name). */
-  private async resolve(kind: SessionItemKind, key: string): Promise<{ key: string; title: string }> {
-    if (kind === 'pinned') {
-      const note = this.options.index.note(key);
-      if (!note) throw new AppError('not-found', `There is no note “${key}” to pin.`);
-      return { key, title: note.title };
+  /**
+   * Each item under the key and title it is stored by (a note's path; a rule's path, given its path or
+   * name), among the rules and tools `known`; `missing` decides what becomes of one that is not there.
+   */
+  private resolveAll(
+    items: PendingItems,
+    known: { rules: readonly { path: string; name: string }[]; tools: readonly string[] },
+    missing: (kind: SessionItemKind, key: string) => void,
+  ): ResolvedItem[] {
+    const find = (kind: SessionItemKind, key: string): { key: string; title: string } | null => {
+      if (kind === 'pinned') {
+        const note = this.options.index.note(key);
+        return note ? { key, title: note.title } : null;
+      }
+      if (kind === 'tool') return known.tools.includes(key) ? { key, title: key } : null;
+      const rule = known.rules.find((entry) => entry.path === key || entry.name === key);
+      return rule ? { key: rule.path, title: rule.name } : null;
+    };
+    const resolved: ResolvedItem[] = [];
+    for (const kind of sessionItemKinds) {
+      for (const key of items[pendingKey[kind]] ?? []) {
+        const found = find(kind, key);
+        if (found) resolved.push({ kind, ...found });
+        else missing(kind, key);
+      }
     }
-    if (kind === 'rule') {
-      const rule = (await this.rules()).find((entry) => entry.path === key || entry.name === key);
-      if (!rule)
-        throw new AppError('not-found', `There is no rule “${key}” in ${this.settings().rulesFolder}.`);
-      return { key: rule.path, title: rule.name };
-    }
-    if (!(await this.tools()).tools.some((tool) => tool.name === key))
-      throw new AppError('not-found', `There is no tool named “${key}”.`);
-    return { key, title: key };
+    return resolved;
+  }
+
+  private notFound(kind: SessionItemKind, key: string): string {
+    if (kind === 'pinned') return `There is no note “${key}” to pin.`;
+    if (kind === 'rule') return `There is no rule “${key}” in ${this.settings().rulesFolder}.`;
+    return `There is no tool named “${key}”.`;
   }
 
   /** The chats that pinned any of `paths`: a note deleted or changed there changes their panels. */
@@ -200,9 +226,6 @@ export class ContextItems {
   async forAnswer(request: AnswerRequest): Promise<AnswerItems> {
     const { sessionId, question, signal } = request;
     const settings = this.settings();
-    const added = [...this.options.sessions.list(sessionId), ...(await this.pending(request.pending))];
-    const has = (kind: SessionItemKind, key: string) =>
-      added.some((row) => row.kind === kind && row.key === key);
     const [rules, mcp] = await Promise.all([
       this.options.rules.list(settings.rulesFolder),
       request.estimate
@@ -210,6 +233,18 @@ export class ContextItems {
         : (this.options.mcp?.tools(signal) ?? { tools: [], notices: [] }),
     ]);
     const catalog = toolCatalog(this.options.vaultTools, settings.tools, mcp.tools);
+    // Items chosen for a chat not started yet, among what was just listed; one gone since is left out.
+    const pending = this.resolveAll(
+      request.pending ?? {},
+      { rules, tools: catalog.map(({ tool }) => tool.name) },
+      () => {},
+    );
+    const added: { kind: SessionItemKind; key: string; title: string }[] = [
+      ...this.options.sessions.list(sessionId),
+      ...pending,
+    ];
+    const has = (kind: SessionItemKind, key: string) =>
+      added.some((row) => row.kind === kind && row.key === key);
     // An item the user added to the chat is in every request of it, whatever its mode (an `agent` one
     // then counts as manual here); the others by their mode.
     const addedTool = (name: string) => has('tool', name);
@@ -263,13 +298,6 @@ export class ContextItems {
       agentPrompt: prompt.text.trim() ? { text: prompt.text, placement: prompt.placement } : null,
       notices,
     };
-  }
-
-  /** Items chosen for a chat not started yet, as rows; those that no longer resolve are left out. */
-  private async pending(items: PendingItems | undefined): Promise<SessionItemRow[]> {
-    if (!items) return [];
-    const checked = await this.check(items).catch(() => []);
-    return checked.map((item) => ({ ...item, previousKey: null }));
   }
 
   /** Runs a call of a tool this module offers (read_attachment, MCP tools); null for any other tool. */

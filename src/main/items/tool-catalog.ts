@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ItemInclude, ToolInfo } from '../../shared/context-items-domain';
 import { countTokens } from '../context/token-count';
+import { toolDefinitionText } from '../context/token-counter';
 import { toolSchemasOf } from '../context/tool-schemas';
 import type { LlmTool } from '../llm/llm-types';
 
@@ -36,8 +37,7 @@ const costs = new WeakMap<LlmTool, number>();
 export function toolTokens(tool: LlmTool): number {
   let tokens = costs.get(tool);
   if (tokens === undefined) {
-    const [schema] = toolSchemasOf([tool]);
-    tokens = countTokens(JSON.stringify({ type: 'function', function: schema }));
+    tokens = countTokens(toolDefinitionText(toolSchemasOf([tool])[0]!));
     costs.set(tool, tokens);
   }
   return tokens;

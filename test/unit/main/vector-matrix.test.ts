@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { VectorMatrix, type NoteMatch } from '../../../src/main/embeddings/vector-matrix';
 import { normalized, toBlob } from '../../../src/main/embeddings/vectors';
-
-/** mulberry32, seeded: every case is the same on every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// mulberry32, seeded: every case is the same on every run.
+import { random } from '../../support/synthetic-vault';
 
 interface Passage {
   id: number;
