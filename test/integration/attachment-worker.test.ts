@@ -18,7 +18,7 @@ const longPdf = writePdf(
 const reader = createAttachmentReader(builtAttachmentWorker);
 afterAll(() => reader.dispose());
 
-describe('the attachment reader with its worker thread', () => {
+describe('the attachment reader with its reading process', () => {
   it('reads every kind of file and refuses bad ones, as the app runs it', async () => {
     expect(await reader.read('two-pages.pdf', fixture('two-pages.pdf'))).toMatchObject({
       ok: true,
@@ -58,7 +58,7 @@ describe('the attachment reader with its worker thread', () => {
     }
   });
 
-  it('stops the thread when the caller aborts, and reads the next file in a new one', async () => {
+  it('stops the process when the caller aborts, and reads the next file in a new one', async () => {
     const controller = new AbortController();
     const reading = reader.read('long.pdf', longPdf, controller.signal);
     setTimeout(() => controller.abort(), 5);

@@ -1,4 +1,3 @@
-import { Piscina } from 'piscina';
 import {
   attachmentReadTimeoutMs,
   refuseAttachment,
@@ -6,14 +5,11 @@ import {
   type AttachmentResult,
 } from '../../shared/attachment-domain';
 import { readAttachmentContent, type AttachmentTask } from './attachment-content';
+import { ReadingProcess, ReadingProcessEnded } from './attachment-process';
 import { raceAbort, ReadingTurns } from './reading-turns';
 
-// A PDF that would take all memory (a decompression bomb) ends the worker, not the app.
-const heapMb = 1024;
-
-function isOutOfMemory(error: unknown): boolean {
-  return error instanceof Error && 'code' in error && error.code === 'ERR_WORKER_OUT_OF_MEMORY';
-}
+// A PDF that would take all memory (a decompression bomb) ends the reading process, not the app.
+const memoryMb = 1024;
 
 /** Turns files dropped or pasted on the composer into text for the model, or into a refusal to show. */
 export interface AttachmentReader {
@@ -26,30 +22,23 @@ export interface AttachmentReader {
 }
 
 /**
- * A reader whose work runs in one worker thread (`attachment-worker.js`), or in the calling thread when
- * `workerFile` is null (unit tests). pdf.js blocked the main thread for 300–520 ms on a 100-page PDF,
- * so the app reads in the worker; a read past `timeoutMs` ends the thread and is refused.
+ * A reader whose work runs in a child process (`attachment-worker.js`, see attachment-process.ts), or
+ * in the calling thread when `workerFile` is null (unit tests). pdf.js blocked the main thread for
+ * 300–520 ms on a 100-page PDF, so the app reads elsewhere; a read past `timeoutMs` ends the process
+ * and is refused.
  */
 export function createAttachmentReader(
   workerFile: string | null,
   timeoutMs = attachmentReadTimeoutMs,
 ): AttachmentReader {
-  const pool =
+  // Started on the first attachment and ended after a minute without one: pdf.js costs ~40 MB.
+  const reading =
     workerFile === null
       ? null
-      : new Piscina<AttachmentTask, AttachmentResult>({
-          filename: workerFile,
-          // Started on the first attachment and ended after a minute without one: pdf.js costs ~40 MB.
-          minThreads: 0,
-          maxThreads: 1,
-          idleTimeout: 60_000,
-          // As for the index workers: the main thread, which answers the window, wins a busy processor.
-          niceIncrement: 10,
-          resourceLimits: { maxOldGenerationSizeMb: heapMb },
-        });
+      : new ReadingProcess(workerFile, { memoryMb, heapMb: memoryMb / 2, idleMs: 60_000 });
   const turns = new ReadingTurns();
   const run = (task: AttachmentTask, signal: AbortSignal): Promise<AttachmentResult> =>
-    pool === null ? raceAbort(readAttachmentContent(task, signal), signal) : pool.run(task, { signal });
+    reading === null ? raceAbort(readAttachmentContent(task, signal), signal) : reading.run(task, signal);
 
   return {
     async read(name, bytes, signal) {
@@ -63,18 +52,18 @@ export function createAttachmentReader(
       } catch (error) {
         signal?.throwIfAborted();
         if (timeout.aborted) return refuseAttachment(name, 'timeout');
-        if (!isOutOfMemory(error)) throw error;
+        if (!(error instanceof ReadingProcessEnded && error.outOfMemory)) throw error;
         return refuseAttachment(
           name,
           'too-large',
-          `“${name}” is too large to read: it needs more than ${heapMb / 1024} GB of memory.`,
+          `“${name}” is too large to read: it needs more than ${memoryMb / 1024} GB of memory.`,
         );
       } finally {
         release();
       }
     },
     dispose: async () => {
-      await pool?.destroy();
+      await reading?.dispose();
     },
   };
 }

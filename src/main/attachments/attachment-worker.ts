@@ -1,7 +1,7 @@
 import { readAttachmentContent, type AttachmentTask } from './attachment-content';
-import type { AttachmentResult } from '../../shared/attachment-domain';
 
-// Piscina calls the default export with each file in a worker thread; it is stopped by ending the thread.
-export default function readInWorker(task: AttachmentTask): Promise<AttachmentResult> {
-  return readAttachmentContent(task);
-}
+// Run as a process of its own by the attachment reader (attachment-process.ts): one file per message,
+// its result sent back. A read is stopped by ending the process.
+process.on('message', (task: AttachmentTask) => {
+  void readAttachmentContent(task).then((result) => process.send?.(result));
+});
