@@ -83,8 +83,9 @@ function decode(bytes: Buffer, truncated: boolean, warnings: string[]): string {
 function unreadOutcome(realRoot: string, path: string, error: unknown): ParseOutcome {
   const refusal: Refusal =
     error instanceof RefusedPath ? error.refusal : { kind: 'failed', message: (error as Error).message };
-  if (refusal.kind === 'outside') {
-    return { ok: false, path, vanished: false, skipped: true, message: `Skipped: ${skipReasons.outside}.` };
+  if (refusal.kind === 'outside' || refusal.kind === 'ignored') {
+    const reason = skipReasons[refusal.kind];
+    return { ok: false, path, vanished: false, skipped: true, message: `Skipped: ${reason}.` };
   }
   if (refusal.kind === 'not-found') {
     // A dangling symlink is a file the user sees in the folder: say why it is not a note.

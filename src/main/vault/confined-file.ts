@@ -10,11 +10,12 @@ import {
 } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, posix, win32 } from 'node:path';
-import { isIgnoredName, isInside, skipReasons } from './vault-files';
+import { isIgnoredName, isIgnoredPath, isInside, skipReasons, toVaultPath } from './vault-files';
 
 /** Why a vault path was not opened; `message` names vault paths only, never an absolute one. */
 export type Refusal =
   | { kind: 'outside'; message: string }
+  | { kind: 'ignored'; message: string }
   | { kind: 'not-found'; message: string }
   | { kind: 'not-a-file'; message: string }
   | { kind: 'denied'; message: string }
@@ -46,7 +47,7 @@ export function vaultSegments(vaultPath: string): string[] {
     throw new RefusedPath({ kind: 'outside', message: `"${vaultPath}" points outside the vault.` });
   }
   if (segments.some((segment) => segment !== '.' && isIgnoredName(segment))) {
-    throw new RefusedPath({ kind: 'not-found', message: `"${vaultPath}" is in a folder Kasten ignores.` });
+    throw new RefusedPath({ kind: 'ignored', message: `"${vaultPath}" is in a folder Kasten ignores.` });
   }
   return segments;
 }
@@ -83,12 +84,18 @@ function refusalOf(error: unknown, vaultPath: string): Refusal {
   return { kind: 'failed', message: `"${vaultPath}" cannot be read (${code ?? (error as Error).message}).` };
 }
 
-/** Checks an opened descriptor: a regular file whose real place is inside the vault. */
+/**
+ * Checks an opened descriptor: a regular file whose real place is inside the vault and in no folder
+ * Kasten ignores (a note linked to `.git/config` would otherwise bring a credential in).
+ */
 function verifyOpened(fd: number, realRoot: string, absolute: string, vaultPath: string): Stats {
   const stats = fstatSync(fd);
   const real = openedPath(fd, absolute, stats);
   if (real === null || !isInside(realRoot, real)) {
     throw new RefusedPath({ kind: 'outside', message: `"${vaultPath}" ${skipReasons.outside}.` });
+  }
+  if (isIgnoredPath(toVaultPath(realRoot, real))) {
+    throw new RefusedPath({ kind: 'ignored', message: `"${vaultPath}" ${skipReasons.ignored}.` });
   }
   if (!stats.isFile())
     throw new RefusedPath({ kind: 'not-a-file', message: `"${vaultPath}" is not a file.` });

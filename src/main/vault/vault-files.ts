@@ -14,6 +14,11 @@ export function isIgnoredName(name: string): boolean {
   return name.startsWith('.') || name === 'node_modules';
 }
 
+/** A vault-relative path that passes through (or names) a folder or file Kasten ignores. */
+export function isIgnoredPath(vaultPath: string): boolean {
+  return vaultPath.split('/').some(isIgnoredName);
+}
+
 export function isNotePath(path: string): boolean {
   return path.toLowerCase().endsWith('.md');
 }
@@ -27,6 +32,8 @@ export const skipReasons = {
   outside: 'is a symlink that leads outside the vault',
   dangling: 'is a symlink to nothing (its target is missing)',
   loop: 'is a symlink loop (it leads to a folder it is in)',
+  ignored:
+    'is a symlink into a folder Kasten ignores (a dot-folder such as .git or .obsidian, or node_modules)',
   badName: 'has a name that is not valid UTF-8 (shown with “\uFFFD”); rename it to include it',
 } as const;
 
@@ -46,11 +53,23 @@ export function isInside(root: string, candidate: string): boolean {
   return candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
-/** Walks the vault folder; follows symlinks that stay inside it and never loops. */
+/**
+ * Why a symlink whose real target is `target` (null: there is none) is left out of the vault, or null.
+ * A target in an ignored folder is refused like one outside: `cfg.md -> .git/config` is not a note.
+ */
+export function linkSkipReason(realRoot: string, target: string | null): string | null {
+  if (!target) return skipReasons.dangling;
+  if (!isInside(realRoot, target)) return skipReasons.outside;
+  return isIgnoredPath(toVaultPath(realRoot, target)) ? skipReasons.ignored : null;
+}
+
+/**
+ * Walks the vault folder. A symlinked file counts when it leads to a file of the vault outside ignored
+ * folders; a symlinked folder is never entered (folders of the vault are walked where they are).
+ */
 export async function scanVault(root: string): Promise<VaultFiles> {
   const realRoot = await realpath(root);
   const files: VaultFiles = { notes: [], attachments: [], skipped: [] };
-  const visited = new Set<string>([realRoot]);
 
   async function walk(dir: string): Promise<void> {
     let entries;
@@ -78,12 +97,9 @@ export async function scanVault(root: string): Promise<VaultFiles> {
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
         const target = await realpath(absolute).catch(() => null);
-        if (!target) {
-          files.skipped.push({ path: vaultPath, reason: skipReasons.dangling });
-          continue;
-        }
-        if (!isInside(realRoot, target)) {
-          files.skipped.push({ path: vaultPath, reason: skipReasons.outside });
+        const reason = linkSkipReason(realRoot, target);
+        if (reason !== null || target === null) {
+          files.skipped.push({ path: vaultPath, reason: reason ?? skipReasons.dangling });
           continue;
         }
         // Entries deleted while the scan runs are simply not there; the watcher reports them.
@@ -97,20 +113,13 @@ export async function scanVault(root: string): Promise<VaultFiles> {
         }
         // A folder of the vault is walked where it really is; through a symlink its notes would be
         // there twice, or not, depending on the order the folder lists its entries.
-        const targetPath = toVaultPath(realRoot, target);
-        if (isDirectory && !targetPath.split('/').some(isIgnoredName)) {
+        if (isDirectory) {
           files.skipped.push({
             path: vaultPath,
-            reason: `is a symlink to the vault's own folder “${targetPath}”, which is read where it is`,
+            reason: `is a symlink to the vault's own folder “${toVaultPath(realRoot, target)}”, which is read where it is`,
           });
           continue;
         }
-        if (isDirectory && visited.has(target)) continue;
-        if (isDirectory) visited.add(target);
-      } else if (isDirectory) {
-        const real = await realpath(absolute).catch(() => null);
-        if (!real) continue;
-        visited.add(real);
       }
       if (isDirectory) await walk(absolute);
       else if (isFile) (isNotePath(name) ? files.notes : files.attachments).push(vaultPath);
@@ -141,7 +150,5 @@ export async function skipReasonOf(realRoot: string, vaultPath: string): Promise
   const entry = await lstat(absolute).catch(() => null);
   if (!entry) return vaultPath.includes('\uFFFD') ? skipReasons.badName : null;
   if (!entry.isSymbolicLink()) return null;
-  const target = await realpath(absolute).catch(() => null);
-  if (!target) return skipReasons.dangling;
-  return isInside(realRoot, target) ? null : skipReasons.outside;
+  return linkSkipReason(realRoot, await realpath(absolute).catch(() => null));
 }

@@ -4,6 +4,7 @@ import { openConfined, RefusedPath, type Refusal } from './confined-file';
 
 const codes: Record<Refusal['kind'], ErrorCode> = {
   outside: 'outside-vault',
+  ignored: 'not-found',
   'not-found': 'not-found',
   'not-a-file': 'not-found',
   denied: 'forbidden',

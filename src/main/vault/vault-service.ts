@@ -7,7 +7,7 @@ import { mimeTypeOf } from './attachment-types';
 import { looksBinary } from './binary-sniff';
 import { prepareAppend, prepareCreate, replaceNote, type PreparedWrite } from './note-writes';
 import type { RecentVaults } from './recent-vaults';
-import { isIgnoredName, isNotePath, scanVault, skipReasonOf, type VaultFiles } from './vault-files';
+import { isIgnoredPath, isNotePath, scanVault, skipReasonOf, type VaultFiles } from './vault-files';
 import { readVaultFile } from './vault-paths';
 import { buildTree } from './vault-tree';
 import { VaultWatcher, type FileEvent } from './vault-watcher';
@@ -206,7 +206,7 @@ export class VaultService {
     if (missing) return;
     const batch = await this.confine(
       vault,
-      received.filter(({ path }) => !path.split('/').some(isIgnoredName)),
+      received.filter(({ path }) => !isIgnoredPath(path)),
     );
     if (this.vault !== vault) return;
     let treeChanged = false;

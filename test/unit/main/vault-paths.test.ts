@@ -27,6 +27,8 @@ writeFileSync(join(base, 'outside', 'note.md'), 'secret in a folder');
 symlinkSync(join(base, 'secret.md'), join(vault, 'leak.md'));
 symlinkSync(join(base, 'outside'), join(vault, 'elsewhere'));
 symlinkSync(join(vault, 'sub', 'note.md'), join(vault, 'alias.md'));
+symlinkSync(join('.obsidian', 'app.json'), join(vault, 'settings.md'));
+symlinkSync('.obsidian', join(vault, 'plugins'));
 execFileSync('mkfifo', [join(vault, 'pipe.md')]);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
@@ -56,6 +58,16 @@ describe('paths are confined to the vault', () => {
   it('reports missing files and ignored folders as not found', async () => {
     await expect(read('nope.md')).rejects.toMatchObject({ code: 'not-found' });
     await expect(read('.obsidian/app.json')).rejects.toMatchObject({ code: 'not-found' });
+  });
+
+  it('refuses symlinked files and folders that lead into an ignored folder, by what was opened', async () => {
+    for (const path of ['settings.md', 'plugins/app.json']) {
+      await expect(read(path), path).rejects.toMatchObject({
+        code: 'not-found',
+        message: `"${path}" is a symlink into a folder Kasten ignores (a dot-folder such as .git or .obsidian, or node_modules).`,
+      });
+      expect(() => openConfinedSync(vault, path), path).toThrow(/into a folder Kasten ignores/);
+    }
   });
 
   it('refuses a FIFO named like a note at once instead of waiting for a writer', async () => {
