@@ -1,10 +1,12 @@
 import type { StoredAttachment } from './attachment-store';
 
-const attribute = (value: string) => value.replace(/[&"<>]/g, (character) => `&#${character.charCodeAt(0)};`);
+/** A file's name as it may stand in a tag's attribute: it cannot close the quote or the tag. */
+export const escapeAttribute = (value: string) =>
+  value.replace(/[&"<>]/g, (character) => `&#${character.charCodeAt(0)};`);
 
 function openingTag(file: Pick<StoredAttachment, 'id' | 'name' | 'kind' | 'pages'>, extra = ''): string {
   const pages = file.pages === null ? '' : ` pages="${file.pages}"`;
-  return `<attachment id="${file.id}" name="${attribute(file.name)}" kind="${file.kind}"${pages}${extra}>`;
+  return `<attachment id="${file.id}" name="${escapeAttribute(file.name)}" kind="${file.kind}"${pages}${extra}>`;
 }
 
 /** A file as the model is given it with the message it came with: its text inside a labelled tag. */

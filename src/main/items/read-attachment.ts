@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LlmTool } from '../llm/llm-types';
 import type { AttachmentStore, StoredAttachment } from './attachment-store';
+import { escapeAttribute } from './attachment-text';
 
 /** Characters of a file given in one call; a longer file is read part by part. */
 const partCharacters = 24_000;
@@ -18,7 +19,7 @@ export const readAttachmentName = 'read_attachment';
 export function readAttachmentTool(files: readonly StoredAttachment[]): LlmTool {
   const names = files
     .slice(-listed)
-    .map((file) => `${file.id}: "${file.name}"`)
+    .map((file) => `${file.id}: "${escapeAttribute(file.name)}"`)
     .join(', ');
   return {
     name: readAttachmentName,
@@ -46,7 +47,15 @@ export function runReadAttachment(
   return {
     ok: true,
     output: JSON.stringify(
-      { attachment: file.id, name: file.name, part, parts, content, ...(more ? { more } : {}) },
+      // The name as the <attachment> tag gives it: a name that is markup cannot pass for Kasten's own.
+      {
+        attachment: file.id,
+        name: escapeAttribute(file.name),
+        part,
+        parts,
+        content,
+        ...(more ? { more } : {}),
+      },
       null,
       1,
     ),
