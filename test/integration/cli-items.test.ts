@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { kasten } from '../support/run-cli';
@@ -105,6 +106,24 @@ describe('kasten ask with context items', () => {
     const missing = await kasten('ask', workspace.vault, 'Hm.', '--pin', 'No such note', ...model());
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/--pin: there is no note “No such note”/);
+    expect(server.chatRequests).toHaveLength(0);
+  });
+
+  it('--attach refuses a FIFO, /dev/zero and a file past the limit at once instead of reading them', async () => {
+    const fifo = join(workspace.base, 'pipe.txt');
+    execFileSync('mkfifo', [fifo]);
+    const huge = join(workspace.base, 'huge.txt');
+    writeFileSync(huge, '');
+    truncateSync(huge, 26 * 1024 * 1024);
+    for (const [file, message] of [
+      [fifo, `--attach: ${fifo} is not a regular file, so it cannot be attached.`],
+      ['/dev/zero', '--attach: /dev/zero is not a regular file, so it cannot be attached.'],
+      [huge, '--attach: “huge.txt” is too large: an attachment can be up to'],
+    ] as const) {
+      const run = await kasten('ask', workspace.vault, 'Read it.', '--attach', file, ...model());
+      expect(run.code, file).toBe(1);
+      expect(run.err, file).toContain(message);
+    }
     expect(server.chatRequests).toHaveLength(0);
   });
 });

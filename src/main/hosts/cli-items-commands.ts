@@ -1,8 +1,34 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
+import { refuseBeforeReading } from '../../shared/attachment-domain';
 import type { RequestContext } from '../../shared/context-domain';
 import type { SendInput } from '../../shared/context-items-domain';
 import type { KastenApp } from '../app';
+import { readUpTo } from '../vault/vault-paths';
+
+// Non-blocking: opening a FIFO waits for a writer otherwise. (Windows has no such flag, nor FIFOs.)
+const attachFlags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+
+/**
+ * `--attach`'s file: a regular file only, checked on the descriptor opened (a FIFO, `/dev/zero` or a
+ * folder is refused at once instead of read forever), refused past the attachment limit before reading.
+ */
+async function readAttachedFile(file: string): Promise<Buffer> {
+  const handle = await open(resolve(file), attachFlags).catch((error: Error) => {
+    throw new Error(`--attach: ${file} could not be read (${error.message}).`);
+  });
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile())
+      throw new Error(`--attach: ${file} is not a regular file, so it cannot be attached.`);
+    const refusal = refuseBeforeReading(basename(file), stats.size);
+    if (refusal) throw new Error(`--attach: ${refusal.message}`);
+    return await readUpTo(handle, stats.size);
+  } finally {
+    await handle.close();
+  }
+}
 
 /** `kasten ask`'s context item flags: notes to pin, files to attach, manual rules to add. */
 export interface AskItemFlags {
@@ -37,9 +63,7 @@ export async function askItems(
   });
   const attachments: string[] = [];
   for (const file of flags.attachments) {
-    const bytes = await readFile(resolve(file)).catch((error: Error) => {
-      throw new Error(`--attach: ${file} could not be read (${error.message}).`);
-    });
+    const bytes = await readAttachedFile(file);
     attachments.push((await app.items.intake.prepare(basename(file), bytes)).token);
   }
   const items = pinned.length + flags.rules.length > 0 ? { pinned, rules: flags.rules } : undefined;

@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import type { ErrorCode } from '../../shared/contract';
 import { AppError } from '../app-error';
 import { openConfined, RefusedPath, type Refusal } from './confined-file';
@@ -43,16 +44,24 @@ export async function readVaultFile(
         `"${vaultPath}" is ${(stats.size / 1048576).toFixed(1)} MB, too large to open.`,
       );
     }
-    // At most the size seen when opened: a file growing meanwhile cannot make the read unbounded.
-    const bytes = Buffer.alloc(stats.size);
-    let filled = 0;
-    while (filled < bytes.length) {
-      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return { bytes: bytes.subarray(0, filled), size: stats.size, modifiedAt: stats.mtime.toISOString() };
+    const bytes = await readUpTo(handle, stats.size);
+    return { bytes, size: stats.size, modifiedAt: stats.mtime.toISOString() };
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * An open file's bytes, at most `size` (the size seen when opened): a file growing meanwhile cannot
+ * make the read unbounded.
+ */
+export async function readUpTo(handle: FileHandle, size: number): Promise<Buffer> {
+  const bytes = Buffer.alloc(size);
+  let filled = 0;
+  while (filled < bytes.length) {
+    const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return bytes.subarray(0, filled);
 }
