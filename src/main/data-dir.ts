@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 /**
  * `--data-dir`, else `KASTEN_DATA_DIR`, else the platform's app-data folder — the same folder
  * Electron uses as `userData` for an app named "kasten", so the CLI and the desktop share data.
+ * An empty `KASTEN_DATA_DIR` counts as unset, as shells treat `VAR=`; the CLI refuses an empty flag.
  */
 export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   if (flag) return resolve(flag);

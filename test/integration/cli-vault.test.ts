@@ -112,6 +112,20 @@ describe('kasten index / links / search / backlinks', () => {
     expect(hits[0]).toMatchObject({ path: 'concepts/Links between notes.md', ranker: 'some-words' });
   });
 
+  it('refuses an empty --data-dir as wrong usage instead of using the default folder', async () => {
+    const ws = sample();
+    for (const argv of [
+      ['index', ws.vault, '--data-dir', ''],
+      ['index', ws.vault, '--data-dir='],
+      ['info', '--data-dir', '  '],
+    ]) {
+      const run = await kasten(...argv);
+      expect(run.code, argv.join(' ')).toBe(2);
+      expect(run.err, argv.join(' ')).toMatch(/^kasten: --data-dir needs a folder, not an empty value\./);
+      expect(run.out).toBe('');
+    }
+  });
+
   it('refuses a path that is not a folder with a clear message', async () => {
     const ws = sample();
     const file = await kasten('index', join(ws.vault, 'Welcome to Kasten.md'), '--data-dir', ws.dataDir);

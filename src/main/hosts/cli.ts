@@ -54,7 +54,7 @@ ${exportCommandUsage}
   kasten --help                                             this text
 
 Every command accepts --data-dir DIR. Paths printed are relative to the vault, with "/".
-Data directory: --data-dir, else $KASTEN_DATA_DIR, else the platform's app-data folder.
+Data directory: --data-dir, else $KASTEN_DATA_DIR unless empty, else the platform's app-data folder.
 API keys are read from the variable given with --api-key-env (--embed-key-env for the embedding
 model), or one named *_API_KEY or *_TOKEN.
 Exit codes: 0 success, 1 failure, 2 wrong usage.`;
@@ -118,6 +118,9 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
     env.stdout(values.version ? version : usage);
     return 0;
   }
+  // An empty --data-dir (a variable that was not set, quoted) would silently mean the default folder.
+  if (values['data-dir']?.trim() === '')
+    throw new UsageError('--data-dir needs a folder, not an empty value.');
   const dataDir = resolveDataDir(values['data-dir']);
   const embeddings = embeddingFlags(values);
   if (isVaultCommand(command)) return vaultCommand(command, rest, values, { dataDir, embeddings }, env);
