@@ -121,7 +121,8 @@ export class ReadingProcess {
 
   private start(): ChildProcess {
     const [program, args] = command(this.file, this.limits);
-    const env = { ...process.env };
+    // The reader parses hostile files: it gets none of the app's environment (API keys live there).
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
     // Under Electron execPath is the app itself; this makes it plain Node.
     if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';
     const child = spawn(program, args, {
