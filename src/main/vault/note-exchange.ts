@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, readSync } from 'node:fs';
 import { AppError } from '../app-error';
 import type { VaultFolder } from './vault-folder';
 import { writeTemporary } from './write-temporaries';
@@ -18,17 +17,18 @@ export function hashOf(bytes: Buffer): string {
  * Replaces the note `name` of `folder` with `build(its bytes)`, only if its bytes still hash to
  * `expectedHash` (else AppError `changed`), and without losing a save made by anyone meanwhile.
  *
- * The new bytes are written beside the note and exchanged with it in one step (renameat2
- * RENAME_EXCHANGE), so the temporary file then holds exactly what the note held an instant before.
- * If that is not what the result was built from, an editor saved in between: the result is built
- * again from those bytes (`build` may throw: then they are put back and the error thrown) and
- * exchanged again, now expecting to displace what was put there. A displaced file is read through a
- * descriptor after it is unlinked, until two reads agree: an editor holding it open from before the
- * exchange may still write into it, and what it wrote counts as a newer save.
+ * The result is written and synced beside the note, the note read again (a save during the sync: built
+ * anew, nothing shown), then the two exchanged in one step (renameat2 RENAME_EXCHANGE), so that the
+ * temporary file holds exactly what the note held an instant before. If that is not what the result
+ * was built from, an editor saved in between: it is exchanged back at once, and the result built
+ * again from the note as it is now (`build` may throw: nothing is written then). What was displaced is
+ * read again through its descriptor after it is unlinked: an editor holding it open from before the
+ * exchange may have written into it, and that save is then built on, over what was put at the note.
  *
- * One window remains: a write through a descriptor opened before an exchange that lands after the
- * last read of the displaced file goes into a file no longer in the vault. No check by Kasten can see
- * it; an editor that writes through a fresh open (or renames its own file in) is never lost.
+ * What remains: a write through a descriptor opened before an exchange that lands after the last read
+ * of the displaced file goes into a file no longer in the vault; and a save made on top of a result
+ * in the instant before it is exchanged back (a few reads long) goes with that result. No check by
+ * Kasten can see either.
  */
 export async function exchangeNote(
   folder: VaultFolder,
@@ -37,84 +37,88 @@ export async function exchangeNote(
   build: (basis: Buffer) => Buffer,
   changed: string,
 ): Promise<void> {
-  const current = await readNote(folder, name);
-  if (hashOf(current.bytes) !== expectedHash) throw new AppError('invalid-input', changed);
-  let basis = current.bytes;
-  let expected = current.bytes;
-  let refusal: unknown = null;
+  const first = readNote(folder, name);
+  if (hashOf(first.bytes) !== expectedHash) throw new AppError('invalid-input', changed);
+  // `basis`: what the result is built from; `expected`: what the note must hold when exchanged.
+  let basis = first.bytes;
+  let expected = first.bytes;
   for (let round = 0; round < maxRounds; round++) {
-    let result = basis;
-    if (refusal === null) {
-      try {
-        result = build(basis);
-      } catch (error) {
-        refusal = error;
-      }
-    }
-    const temporary = await writeTemporary(folder, result, current.mode);
+    const result = build(basis);
+    const temporary = await writeTemporary(folder, result, first.mode);
     try {
-      await folder.swap(temporary, name);
-    } catch (error) {
+      // From this check to the end of the exchange nothing waits: an editor's save lands before or after.
+      const now = readNote(folder, name).bytes;
+      if (!now.equals(expected)) {
+        basis = expected = now;
+        continue;
+      }
+      folder.swapSync(temporary, name);
+      const displaced = takeDisplaced(folder, temporary, name, expected);
+      if (displaced === 'kept') return;
+      if (displaced === 'returned') {
+        basis = expected = readNote(folder, name).bytes;
+      } else {
+        basis = displaced;
+        expected = result;
+      }
+    } finally {
       await folder.unlink(temporary).catch(() => undefined);
-      throw error;
     }
-    const displaced = await takeDisplaced(folder, temporary, name);
-    if (displaced.equals(expected)) {
-      if (refusal !== null) throw refusal;
-      return;
-    }
-    basis = displaced;
-    expected = result;
   }
   throw new AppError('invalid-input', `${changed} (It was saved again and again while Kasten wrote it.)`);
 }
 
 /** The note's bytes and permissions, read through a descriptor that did not follow a link. */
-async function readNote(folder: VaultFolder, name: string): Promise<{ bytes: Buffer; mode: number }> {
-  const handle = await folder.openFile(name, readFlags);
+function readNote(folder: VaultFolder, name: string): { bytes: Buffer; mode: number } {
+  const fd = folder.openFileSync(name, readFlags);
   try {
-    const info = await handle.stat();
+    const info = fstatSync(fd);
     if (!info.isFile()) throw new AppError('unsupported', `"${name}" is not a file.`);
-    return { bytes: await readAll(handle), mode: info.mode & 0o777 };
+    return { bytes: readAll(fd), mode: info.mode & 0o777 };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
 /**
- * What the exchange moved to `temporary`, which is removed. A link swapped in there (the note became
- * one meanwhile) is exchanged back and refused: it is never read through.
+ * After the exchange: `kept` when `temporary` holds `expected` (and is removed); `returned` when it
+ * holds a save made meanwhile, exchanged back to the note untouched; or the bytes an editor wrote into
+ * it through an old descriptor after it was removed, which the note now lacks. A link swapped in (the
+ * note became one meanwhile) is exchanged back and refused: it is never read through.
  */
-async function takeDisplaced(folder: VaultFolder, temporary: string, name: string): Promise<Buffer> {
-  let handle: FileHandle;
+function takeDisplaced(
+  folder: VaultFolder,
+  temporary: string,
+  name: string,
+  expected: Buffer,
+): 'kept' | 'returned' | Buffer {
+  let fd: number;
   try {
-    handle = await folder.openFile(temporary, readFlags);
+    fd = folder.openFileSync(temporary, readFlags);
   } catch (error) {
-    await folder.swap(temporary, name);
-    await folder.unlink(temporary).catch(() => undefined);
+    folder.swapSync(temporary, name);
     throw error;
   }
   try {
-    await folder.unlink(temporary);
-    let bytes = await readAll(handle);
-    for (let read = 0; read < maxRounds; read++) {
-      const again = await readAll(handle);
-      if (again.equals(bytes)) break;
-      bytes = again;
+    if (!readAll(fd).equals(expected)) {
+      folder.swapSync(temporary, name);
+      return 'returned';
     }
-    return bytes;
+    folder.unlinkSync(temporary);
+    const after = readAll(fd);
+    return after.equals(expected) ? 'kept' : after;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
 /** Every byte the descriptor's file holds now, from its start. */
-async function readAll(handle: FileHandle): Promise<Buffer> {
+function readAll(fd: number): Buffer {
   const chunks: Buffer[] = [];
   let position = 0;
   for (;;) {
     const chunk = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+    const bytesRead = readSync(fd, chunk, 0, chunk.length, position);
     if (bytesRead === 0) return Buffer.concat(chunks);
     chunks.push(chunk.subarray(0, bytesRead));
     position += bytesRead;

@@ -1,7 +1,7 @@
-import { constants, type Dirent } from 'node:fs';
-import { link, lstat, mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { constants, lstatSync, openSync, unlinkSync, type Dirent } from 'node:fs';
+import { link, lstat, mkdir, open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { swap } from 'fs-native-extensions';
+import { swapSync } from 'fs-native-extensions';
 
 /** Thrown when a held folder is no longer the one its path names (the fallback's check). */
 export class FolderMoved extends Error {
@@ -82,7 +82,7 @@ export class VaultFolder {
       this.byDescriptor,
     );
     this.children.push(folder);
-    if (!this.byDescriptor) await folder.verify();
+    if (!this.byDescriptor) folder.verify();
     return folder;
   }
 
@@ -101,13 +101,18 @@ export class VaultFolder {
     return this.guarded(() => link(this.name(from), this.name(to)));
   }
 
-  /** Exchanges what the two names hold, in one step on Linux and macOS (renameat2, renamex_np). */
-  swap(first: string, second: string): Promise<void> {
-    return this.guarded(() => swap(this.name(first), this.name(second)));
+  // Synchronous, so that a check and the exchange it guards follow each other without a pause.
+  openFileSync(name: string, flags: number): number {
+    return this.guardedSync(() => openSync(this.name(name), flags | noFollow));
   }
 
-  rename(from: string, to: string): Promise<void> {
-    return this.guarded(() => rename(this.name(from), this.name(to)));
+  /** Exchanges what the two names hold, in one step on Linux and macOS (renameat2, renamex_np). */
+  swapSync(first: string, second: string): void {
+    this.guardedSync(() => swapSync(this.name(first), this.name(second)));
+  }
+
+  unlinkSync(name: string): void {
+    this.guardedSync(() => unlinkSync(this.name(name)));
   }
 
   unlink(name: string): Promise<void> {
@@ -127,19 +132,27 @@ export class VaultFolder {
   /** Runs `operation`; by path, only between two checks that the folders are still the ones held. */
   private async guarded<T>(operation: () => Promise<T>): Promise<T> {
     if (this.byDescriptor) return operation();
-    await this.verify();
+    this.verify();
     const result = await operation();
-    await this.verify();
+    this.verify();
+    return result;
+  }
+
+  private guardedSync<T>(operation: () => T): T {
+    if (this.byDescriptor) return operation();
+    this.verify();
+    const result = operation();
+    this.verify();
     return result;
   }
 
   /** The fallback's check: this folder and each parent are still, by path, the folders opened. */
-  private async verify(): Promise<void> {
-    const now = await lstat(this.path).catch(() => null);
+  private verify(): void {
+    const now = lstatSync(this.path, { throwIfNoEntry: false });
     if (!now?.isDirectory() || now.dev !== this.identity.dev || now.ino !== this.identity.ino) {
       throw new FolderMoved(this.path);
     }
-    await this.parent?.verify();
+    this.parent?.verify();
   }
 }
 
