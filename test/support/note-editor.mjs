@@ -1,8 +1,8 @@
 // An editor saving one note again and again, each save adding a unique marker line to what it read,
 // until the stop file appears, `maxSaves` is reached or `maxMs` pass. Styles:
 // - in-place: opens the note, reads it and writes it back through that one descriptor;
-// - exchange: writes a temporary file and exchanges it with the note, and when what it displaced is
-//   not what it read (someone saved meanwhile) adds its line to that and exchanges again;
+// - exchange: writes a temporary file and exchanges it with the note, as Kasten does; when what it
+//   displaced is not what it read (someone saved meanwhile) it exchanges that back and starts again;
 // - rename: writes a temporary file and renames it over the note, checking nothing.
 // Reports each save's marker and whether it went into the note (an in-place write can land in a file
 // already exchanged away: `displaced`).
@@ -51,17 +51,17 @@ function saveInPlace(marker) {
 }
 
 function saveByExchange(marker, temporary) {
-  let basis = readFileSync(note);
-  let expected = basis;
   for (let round = 0; round < 64; round++) {
-    const next = withLine(basis, marker);
-    writeFileSync(temporary, next);
-    swapSync(temporary, note);
-    const displaced = readFileSync(temporary);
-    unlinkSync(temporary);
-    if (displaced.equals(expected)) return { marker, displaced: false };
-    basis = displaced;
-    expected = next;
+    const basis = readFileSync(note);
+    writeFileSync(temporary, withLine(basis, marker));
+    if (readFileSync(note).equals(basis)) {
+      swapSync(temporary, note);
+      const displaced = readFileSync(temporary);
+      // Saved by someone meanwhile: theirs goes back at once, and the line is added to it.
+      if (!displaced.equals(basis)) swapSync(temporary, note);
+      unlinkSync(temporary);
+      if (displaced.equals(basis)) return { marker, displaced: false };
+    } else unlinkSync(temporary);
   }
   throw new Error('the note never settled');
 }
