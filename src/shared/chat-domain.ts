@@ -82,6 +82,8 @@ export type ProposedChange =
   | {
       kind: 'append';
       path: string;
+      /** The file written when `path` is a symlink to another note of the vault. */
+      realPath?: string;
       /** The heading whose section the lines end; null: they go at the end of the note. */
       heading: string | null;
       /** The lines added, blank separator lines included. */

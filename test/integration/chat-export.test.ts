@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
@@ -50,7 +50,8 @@ describe('exporting a chat to a note', () => {
     const sessionId = await citedChat();
     const exported = await app.handlers['sessions:export']({ id: sessionId });
     // Named after the chat, without the characters a note name cannot hold everywhere.
-    expect(exported.path).toMatch(/^Kasten chats\/What do Atomic notes and No such note say about l.*\.md$/);
+    // The title was cut inside "links": the note's name ends at the last whole word, without "…".
+    expect(exported.path).toBe('Kasten chats/What do Atomic notes and No such note say about.md');
     expect(exported.updated).toBe(false);
     const text = read(exported.path);
     expect(text).toMatch(/^---\ntitle: ".*"\ndate: .*\nexported: .*\nmodel: "scripted-model"\nsession: /);
@@ -113,6 +114,44 @@ describe('exporting a chat to a note', () => {
     expect(again.err).toContain('already exists');
     expect((await cli('--session', sessionId, '--update')).out).toBe('Updated Notes/links chat.md');
     expect((await kasten('export', workspace.vault, '--data-dir', workspace.dataDir)).code).toBe(2);
+    app = await startIndexedApp(workspace.dataDir, workspace.vault);
+  });
+  it('exports chats titled CON, aux and nul.txt to notes Windows can hold', async () => {
+    const paths = [];
+    for (const title of ['CON', 'aux', 'nul.txt']) {
+      server.script([{ text: 'Noted.' }]);
+      const { sessionId } = await (await app.chat.send({ text: title })).done;
+      paths.push((await app.exporter.export({ sessionId })).path);
+    }
+    expect(paths).toEqual([
+      'Kasten chats/Chat CON.md',
+      'Kasten chats/Chat aux.md',
+      'Kasten chats/Chat nul.txt.md',
+    ]);
+    for (const path of paths) expect(read(path)).toContain('Noted.');
+  });
+
+  it('refuses an absolute --out as wrong usage, and an absolute folder from any host, writing nothing', async () => {
+    const sessionId = await citedChat();
+    await expect(app.exporter.export({ sessionId, folder: '/tmp/x' })).rejects.toThrow(
+      /absolute path; the export folder must be inside the vault/,
+    );
+    await app.dispose();
+    const refused = await kasten(
+      'export',
+      workspace.vault,
+      '--session',
+      sessionId,
+      '--out',
+      '/tmp/x',
+      '--data-dir',
+      workspace.dataDir,
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(
+      '--out "/tmp/x" is an absolute path; give a folder or note inside the vault',
+    );
+    expect(existsSync(join(workspace.vault, 'tmp'))).toBe(false);
     app = await startIndexedApp(workspace.dataDir, workspace.vault);
   });
 });

@@ -135,7 +135,8 @@ export function describeChange(change: ProposedChange): string {
   if (change.kind === 'create') return `created "${change.path}"`;
   const count = change.added.filter((line) => line.trim() !== '').length;
   const where = change.heading === null ? 'at the end' : `at the end of the section "${change.heading}"`;
-  return `appended ${count} ${count === 1 ? 'line' : 'lines'} to "${change.path}" ${where}`;
+  const real = change.realPath ? ` (a link to "${change.realPath}", which was written)` : '';
+  return `appended ${count} ${count === 1 ? 'line' : 'lines'} to "${change.path}"${real} ${where}`;
 }
 
 function failure(message: string): ToolOutcome {

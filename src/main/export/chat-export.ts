@@ -1,8 +1,10 @@
+import { isAbsolute, win32 } from 'node:path';
 import type { ChatSession } from '../../shared/chat-domain';
 import type { ChatExport } from '../../shared/chat-domain';
 import { AppError } from '../app-error';
 import type { SqliteDatabase } from '../storage/database';
 import { SettingsTable } from '../storage/settings-table';
+import { isWindowsDevice } from '../vault/new-note-path';
 import { NoteExistsError, noteHash, type PreparedWrite } from '../vault/note-writes';
 import { chatMarkdown, plainTitle } from './chat-markdown';
 
@@ -36,24 +38,49 @@ interface ExportRecord {
   hash: string;
 }
 
-/** Characters a note name cannot hold on some system, or that would make a link to it ambiguous. */
-const unsafeName = /[\\/:*?"<>|#^[\]\p{Cc}]+/gu;
+/**
+ * Characters a note name cannot hold on some system, would make a link to it ambiguous, or are
+ * invisible (format characters: direction marks, zero-width ones).
+ */
+const unsafeName = /[\\/:*?"<>|#^[\]\p{Cc}\p{Cf}]+/gu;
+const longestName = 80;
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-/** A note name from a chat's title: safe on every system, at most 80 characters. */
+/**
+ * A note name from a chat's title: safe on every system, at most 80 characters, cut between words
+ * (never inside a character an emoji or an accent is made of); a device name such as CON is prefixed.
+ */
 export function exportName(title: string): string {
-  const name = title
-    .replace(unsafeName, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^\.+/, '')
-    .slice(0, 80)
-    .trim();
-  return name === '' ? 'Chat' : name;
+  const cleaned = title.replace(unsafeName, ' ').replace(/\s+/g, ' ').trim().replace(/^\.+/, '');
+  const name = shortened(cleaned).replace(/[. ]+$/, '');
+  if (name === '') return 'Chat';
+  return isWindowsDevice(name) ? `Chat ${name}` : name;
 }
 
+/** At most `longestName` UTF-16 units, ending at the last whole word that fits (and without a cut word's "…"). */
+function shortened(text: string): string {
+  const cut = text.replace(/ \S*…$/, '');
+  if (cut.length <= longestName && cut === text) return text;
+  let kept = '';
+  for (const { segment } of graphemes.segment(cut)) {
+    if (kept.length + segment.length > longestName) break;
+    kept += segment;
+  }
+  if (kept === cut) return kept;
+  const lastSpace = kept.lastIndexOf(' ');
+  return lastSpace > longestName / 2 ? kept.slice(0, lastSpace) : kept;
+}
+
+/** The vault folder an export goes in, relative to the vault: an absolute path is refused, not re-rooted. */
 function folderOf(folder: string | undefined): string {
-  const cleaned = (folder ?? defaultExportFolder).replaceAll('\\', '/').replace(/^\/+|\/+$/g, '');
-  return cleaned;
+  const chosen = folder ?? defaultExportFolder;
+  if (isAbsolute(chosen) || win32.isAbsolute(chosen)) {
+    throw new AppError(
+      'invalid-input',
+      `"${chosen}" is an absolute path; the export folder must be inside the vault, given relative to it (such as "${defaultExportFolder}").`,
+    );
+  }
+  return chosen.replaceAll('\\', '/').replace(/\/+$/g, '');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve, win32 } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { EmbeddingSettings } from '../../shared/embedding-domain';
 import { createApp } from '../app';
@@ -198,6 +198,11 @@ function exportCommand(
   if (vault === undefined) throw new UsageError('kasten export needs the vault folder.');
   if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}".`);
   if (values.session === undefined) throw new UsageError('kasten export needs --session ID.');
+  if (values.out !== undefined && (isAbsolute(values.out) || win32.isAbsolute(values.out))) {
+    throw new UsageError(
+      `--out "${values.out}" is an absolute path; give a folder or note inside the vault, relative to it (such as "Kasten chats").`,
+    );
+  }
   const appEnv = { ...run, resourcesDir: env.resourcesDir, indexWorker: env.indexWorker };
   return runExportCommand(
     {

@@ -1,14 +1,15 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { link, lstat, mkdir, open, readdir, realpath, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { constants } from 'node:fs';
 import type { ProposedChange } from '../../shared/chat-domain';
 import { AppError } from '../app-error';
 import { placeAppend } from './append-placement';
 import { looksBinary } from './binary-sniff';
-import { vaultSegments } from './confined-file';
+import { confinedFailure, locateFolder, realNotePath, withVaultRoot } from './folder-walk';
 import { newNoteSegments, sameName } from './new-note-path';
-import { isInside, isNotePath } from './vault-files';
+import { exchangeNote, hashOf } from './note-exchange';
+import type { VaultFolder } from './vault-folder';
+import { isNotePath } from './vault-files';
 import { readVaultFile } from './vault-paths';
+import { writeTemporary } from './write-temporaries';
 
 /** A change checked and ready to show: nothing is written until `commit`. */
 export interface PreparedWrite {
@@ -21,11 +22,13 @@ export interface PreparedWrite {
 export type WrittenNote = (path: string) => Promise<void>;
 
 const maxNoteBytes = 20 * 1024 * 1024;
+const exclusiveWrite = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
 
 /**
  * A new note at `vaultPath` (see newNoteSegments for what is refused). Existing folders are matched
  * without regard to case, as the vault's links are; a note whose name differs from an existing file's
- * only by case is refused on every system, since on macOS and Windows it is the same file.
+ * only by case is refused on every system, since on macOS and Windows it is the same file. The commit
+ * writes through the folders it opened one by one (see vault-folder.ts), never through a path.
  */
 export async function prepareCreate(
   realRoot: string,
@@ -34,35 +37,24 @@ export async function prepareCreate(
   written: WrittenNote,
 ): Promise<PreparedWrite> {
   const segments = newNoteSegments(vaultPath);
+  refuseNul(content);
   const name = segments.pop()!;
-  const located = await locateFolder(realRoot, segments, false);
-  const path = [...located.segments, name].join('/');
-  if (located.exists) await assertAbsent(located.dir, name, path);
+  const path = await withVaultRoot(realRoot, async (root) => {
+    const located = await locateFolder(root, segments, false);
+    const path = [...located.segments, name].join('/');
+    if (located.exists) await assertAbsent(located.folder, name, path);
+    return path;
+  });
   return {
     change: { kind: 'create', path, content },
     async commit() {
-      const folder = await locateFolder(realRoot, segments, true);
-      await assertAbsent(folder.dir, name, path);
-      const target = join(folder.dir, name);
-      const temporary = await writeTemporary(folder.dir, Buffer.from(content, 'utf8'), null);
-      try {
-        // A hard link never replaces what is there: a note created meanwhile makes it fail, not vanish.
-        await link(temporary, target).catch(async (error: NodeJS.ErrnoException) => {
-          if (error.code === 'EEXIST') throw exists(path);
-          // File systems without hard links (FAT, some network shares): exclusive create, no overwrite.
-          const handle = await open(target, 'wx').catch((inner: NodeJS.ErrnoException) => {
-            throw inner.code === 'EEXIST' ? exists(path) : inner;
-          });
-          try {
-            await handle.writeFile(content, 'utf8');
-            await handle.sync();
-          } finally {
-            await handle.close();
-          }
-        });
-      } finally {
-        await rm(temporary, { force: true });
-      }
+      await withVaultRoot(realRoot, async (root) => {
+        const { folder } = await locateFolder(root, segments, true);
+        await assertAbsent(folder, name, path);
+        await createExclusive(folder, name, path, Buffer.from(content, 'utf8'));
+      }).catch((error: unknown) => {
+        throw confinedFailure(error, path);
+      });
       await written(path);
     },
   };
@@ -70,7 +62,9 @@ export async function prepareCreate(
 
 /**
  * `content` added to the note at `vaultPath`, at its end or at the end of `heading`'s section (see
- * placeAppend); the commit replaces the note only if it is still as it was shown (replaceUnchanged).
+ * placeAppend). A note that is a symlink to another file of the vault: that file is written (and named
+ * in the change), the link stays. The commit re-applies the lines over any save made meanwhile
+ * (exchangeNote), and refuses if the note changed between being shown and the approval.
  */
 export async function prepareAppend(
   realRoot: string,
@@ -80,20 +74,33 @@ export async function prepareAppend(
   written: WrittenNote,
 ): Promise<PreparedWrite> {
   if (!isNotePath(vaultPath)) throw new AppError('invalid-input', `"${vaultPath}" is not a Markdown note.`);
-  const { bytes } = await readVaultFile(realRoot, vaultPath, maxNoteBytes);
+  refuseNul(content);
+  const realPath = await realNotePath(realRoot, vaultPath);
+  const { bytes } = await readVaultFile(realRoot, realPath, maxNoteBytes);
   if (looksBinary(bytes)) throw new AppError('unsupported', `"${vaultPath}" is a binary file, not Markdown.`);
-  const shownHash = hashOf(bytes);
+  const place = (basis: Buffer) => placeAppend(basis, vaultPath, content, heading);
   let placed;
   try {
-    placed = placeAppend(bytes, vaultPath, content, heading);
+    placed = place(bytes);
   } catch (error) {
     throw new AppError('invalid-input', (error as Error).message);
   }
-  const { bytes: result, ...change } = placed;
+  const { bytes: _result, ...change } = placed;
   const changed = `"${vaultPath}" changed on disk after the change was shown, so nothing was written. Read it again and propose the change anew.`;
   return {
-    change: { kind: 'append', path: vaultPath, ...change },
-    commit: () => replaceUnchanged(realRoot, vaultPath, shownHash, result, changed, written),
+    change: { kind: 'append', path: vaultPath, ...change, ...(realPath === vaultPath ? {} : { realPath }) },
+    async commit() {
+      // A save that moved the heading away is refused as a change would be.
+      const build = (basis: Buffer) => {
+        try {
+          return place(basis).bytes;
+        } catch {
+          throw new AppError('invalid-input', changed);
+        }
+      };
+      await replaceConfined(realRoot, realPath, hashOf(bytes), build, changed);
+      await written(vaultPath);
+    },
   };
 }
 
@@ -110,7 +117,15 @@ export async function replaceNote(
 ): Promise<void> {
   if (!isNotePath(vaultPath)) throw new AppError('invalid-input', `"${vaultPath}" is not a Markdown note.`);
   const changed = `"${vaultPath}" was edited since Kasten wrote it, so it was not replaced.`;
-  await replaceUnchanged(realRoot, vaultPath, expectedHash, Buffer.from(content, 'utf8'), changed, written);
+  const realPath = await realNotePath(realRoot, vaultPath);
+  const result = Buffer.from(content, 'utf8');
+  // An edit saved while it is replaced is put back, and the replacement refused.
+  const build = (basis: Buffer) => {
+    if (hashOf(basis) !== expectedHash) throw new AppError('invalid-input', changed);
+    return result;
+  };
+  await replaceConfined(realRoot, realPath, expectedHash, build, changed);
+  await written(vaultPath);
 }
 
 /** The sha-256 of a note's bytes, as the write checks compare them. */
@@ -118,88 +133,63 @@ export function noteHash(bytes: Buffer | string): string {
   return hashOf(typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes);
 }
 
-/**
- * Writes `result` to a temporary file beside the note and renames it over the note, so no reader ever
- * sees half of it; and only if the note's bytes still hash to `expectedHash`: a note edited meanwhile
- * is refused (`changed`), never overwritten. (An edit saved in the instant between that check and the
- * rename would still be lost; the window is a read and a rename long.)
- */
-async function replaceUnchanged(
+/** exchangeNote on the real note at `realPath`, reached folder by folder from the vault's root. */
+async function replaceConfined(
   realRoot: string,
-  vaultPath: string,
+  realPath: string,
   expectedHash: string,
-  result: Buffer,
+  build: (basis: Buffer) => Buffer,
   changed: string,
-  written: WrittenNote,
 ): Promise<void> {
-  const unchanged = async () => {
-    const now = await readVaultFile(realRoot, vaultPath, maxNoteBytes);
-    if (hashOf(now.bytes) !== expectedHash) throw new AppError('invalid-input', changed);
-  };
-  await unchanged();
-  // A note that is a symlink to another file of the vault: that file is written, the link stays.
-  const target = await realpath(join(realRoot, ...vaultSegments(vaultPath)));
-  if (!isInside(realRoot, target))
-    throw new AppError('outside-vault', `"${vaultPath}" is outside the vault.`);
-  const mode = (await stat(target)).mode & 0o777;
-  const temporary = await writeTemporary(dirname(target), result, mode);
-  try {
-    await unchanged();
-    await rename(temporary, target);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  await written(vaultPath);
+  const segments = realPath.split('/');
+  const name = segments.pop()!;
+  await withVaultRoot(realRoot, async (root) => {
+    const located = await locateFolder(root, segments, false);
+    if (!located.exists) throw new AppError('not-found', `"${realPath}" does not exist in the vault.`);
+    await exchangeNote(located.folder, name, expectedHash, build, changed);
+  }).catch((error: unknown) => {
+    throw confinedFailure(error, realPath);
+  });
 }
 
 /**
- * The folder `segments` name inside the vault, each matched to an existing folder without regard to
- * case; with `create`, the missing ones are made. A symlink on the way is refused: one leading outside
- * would put the note outside, one to another vault folder would put it where the scan does not list it.
+ * The bytes as the new file `name`, written beside it first and then hard-linked in: a link never
+ * replaces what is there, so a note created meanwhile makes it fail, not vanish.
  */
-async function locateFolder(
-  realRoot: string,
-  segments: readonly string[],
-  create: boolean,
-): Promise<{ dir: string; segments: string[]; exists: boolean }> {
-  let dir = realRoot;
-  const found: string[] = [];
-  for (const [index, segment] of segments.entries()) {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    const entry =
-      entries.find((candidate) => candidate.name === segment) ??
-      entries.find((candidate) => sameName(candidate.name, segment));
-    const shown = [...found, entry?.name ?? segment].join('/');
-    if (!entry) {
-      if (!create) return { dir, segments: [...found, ...segments.slice(index)], exists: false };
-      await mkdir(join(dir, segment)).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
+async function createExclusive(folder: VaultFolder, name: string, path: string, bytes: Buffer) {
+  const temporary = await writeTemporary(folder, bytes, null);
+  try {
+    await folder.link(temporary, name).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EEXIST') throw exists(path);
+      if (error.code === 'ELOOP' || error.code === 'ENOTDIR') throw error;
+      // File systems without hard links (FAT, some network shares): exclusive create, no overwrite.
+      const handle = await folder.openFile(name, exclusiveWrite).catch((inner: NodeJS.ErrnoException) => {
+        throw inner.code === 'EEXIST' ? exists(path) : inner;
       });
-    } else if (entry.isSymbolicLink()) {
-      const real = await realpath(join(dir, entry.name)).catch(() => null);
-      const where =
-        real && isInside(realRoot, real) ? 'to another folder of the vault' : 'leading outside the vault';
-      throw new AppError(
-        'outside-vault',
-        `"${shown}" is a symlink ${where}; notes are not created through it.`,
-      );
-    } else if (!entry.isDirectory()) {
-      throw new AppError('invalid-input', `"${shown}" is a file, not a folder.`);
-    }
-    dir = join(dir, entry?.name ?? segment);
-    found.push(entry?.name ?? segment);
-    // What was just made or found must really be a folder of the vault (not swapped for a link since).
-    const info = await lstat(dir);
-    if (!info.isDirectory() || !isInside(realRoot, await realpath(dir))) {
-      throw new AppError('outside-vault', `"${found.join('/')}" is not a folder inside the vault.`);
-    }
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    });
+  } finally {
+    await folder.unlink(temporary).catch(() => undefined);
   }
-  return { dir, segments: found, exists: true };
 }
 
-async function assertAbsent(dir: string, name: string, path: string): Promise<void> {
-  const existing = (await readdir(dir)).find((entry) => sameName(entry, name));
+/** A NUL makes a note a binary file to every tool (Kasten's search included), so none is written. */
+function refuseNul(content: string): void {
+  if (content.includes('\u0000')) {
+    throw new AppError(
+      'invalid-input',
+      'The content contains a NUL character, which makes a note a binary file that search and editors skip; nothing was written.',
+    );
+  }
+}
+
+async function assertAbsent(folder: VaultFolder, name: string, path: string): Promise<void> {
+  const existing = (await folder.entries()).find((entry) => sameName(entry.name, name))?.name;
   if (existing !== undefined) throw exists(path, existing === name ? null : existing);
 }
 
@@ -212,28 +202,4 @@ function exists(path: string, spelled: string | null = null): AppError {
     'invalid-input',
     `"${path}" already exists${as}; create_note never overwrites a note. Use append_to_note to add to it, or choose another name.`,
   );
-}
-
-/**
- * The bytes in a new hidden file of `dir` (hidden: the watcher and the scan ignore dot files), synced,
- * with `mode` (the note it replaces keeps its permissions) or the default one.
- */
-async function writeTemporary(dir: string, bytes: Buffer, mode: number | null): Promise<string> {
-  const path = join(dir, `.kasten-write-${randomUUID()}.tmp`);
-  const handle = await open(path, 'wx');
-  try {
-    if (mode !== null) await handle.chmod(mode);
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await rm(path, { force: true });
-    throw error;
-  }
-  await handle.close();
-  return path;
-}
-
-function hashOf(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }

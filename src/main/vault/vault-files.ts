@@ -1,5 +1,6 @@
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { isLeftoverTemporary } from './write-temporaries';
 
 /** What the scanner found: vault-relative, `/`-separated paths. */
 export interface VaultFiles {
@@ -7,6 +8,8 @@ export interface VaultFiles {
   attachments: string[];
   /** Entries skipped with the reason (symlinks leaving the vault, unreadable folders). */
   skipped: { path: string; reason: string }[];
+  /** Absolute paths of temporary files left by a writer killed mid-write (see write-temporaries.ts). */
+  leftovers: string[];
 }
 
 /** Dot-folders (`.obsidian`, `.git`, `.trash`) and `node_modules` are never part of a vault. */
@@ -69,7 +72,7 @@ export function linkSkipReason(realRoot: string, target: string | null): string 
  */
 export async function scanVault(root: string): Promise<VaultFiles> {
   const realRoot = await realpath(root);
-  const files: VaultFiles = { notes: [], attachments: [], skipped: [] };
+  const files: VaultFiles = { notes: [], attachments: [], skipped: [], leftovers: [] };
 
   async function walk(dir: string): Promise<void> {
     let entries;
@@ -90,8 +93,11 @@ export async function scanVault(root: string): Promise<VaultFiles> {
         files.skipped.push({ path: shown, reason: skipReasons.badName });
         continue;
       }
-      if (isIgnoredName(name)) continue;
       const absolute = join(dir, name);
+      if (isIgnoredName(name)) {
+        if (entry.isFile() && isLeftoverTemporary(name)) files.leftovers.push(absolute);
+        continue;
+      }
       const vaultPath = toVaultPath(root, absolute);
       let isDirectory = entry.isDirectory();
       let isFile = entry.isFile();

@@ -11,6 +11,7 @@ import { isIgnoredPath, isNotePath, scanVault, skipReasonOf, type VaultFiles } f
 import { readVaultFile } from './vault-paths';
 import { buildTree } from './vault-tree';
 import { VaultWatcher, type FileEvent } from './vault-watcher';
+import { removeLeftoverTemporaries } from './write-temporaries';
 
 /** Asks the user for a folder (the desktop's native dialog); resolves null when cancelled. */
 export type FolderPicker = () => Promise<string | null>;
@@ -74,6 +75,8 @@ export class VaultService {
     if (!info.isDirectory()) throw new AppError('not-a-folder', `${root} is a file, not a folder.`);
 
     const files = await scanVault(root);
+    // What a write killed midway left behind; the scan found it in passing.
+    await removeLeftoverTemporaries(files.leftovers);
     const realRoot = await realpath(root);
     await this.close();
     const vault: OpenVault = {

@@ -24,6 +24,19 @@ describe('newNoteSegments', () => {
     ['Com1.backup.md', /device name/],
     [`${'é'.repeat(130)}.md`, /too long/],
     ['notes.txt', /not a Markdown note/],
+    ['invoice\u202Edm.exe.md', /direction mark \(U\+202E\)/],
+    ['a\u2067b.md', /direction mark \(U\+2067\)/],
+    ['left\u200Fright.md', /direction mark/],
+    ['arabic\u061Cmark.md', /direction mark/],
+    ['zero\u200Bwidth.md', /invisible character \(U\+200B\)/],
+    ['\u200B\u200C.md', /invisible character/],
+    ['word\u2060joiner.md', /invisible character/],
+    ['\uFEFFbom.md', /invisible character \(U\+FEFF\)/],
+    ['soft\u00ADhyphen.md', /invisible character \(U\+00AD\)/],
+    ['\uFF23\uFF2F\uFF2E.md', /device name/],
+    ['con .md', /device name/],
+    ['note .md', /before its extension/],
+    ['note..md', /before its extension/],
   ])('refuses %j', (path, reason) => {
     expect(() => newNoteSegments(path)).toThrow(reason);
   });

@@ -45,6 +45,11 @@ export function WriteApprovalCard({
         <strong>{change.kind === 'create' ? 'Create note' : 'Append to'}</strong>{' '}
         <code data-testid="write-path">{change.path}</code>{' '}
         {change.kind === 'append' && <span className="muted">{placeOf(change)}</span>}
+        {change.kind === 'append' && change.realPath && (
+          <p className="small" data-testid="write-real-path">
+            A link to <code>{change.realPath}</code>: that note is the one written.
+          </p>
+        )}
       </header>
       {change.kind === 'create' ? (
         <pre className="write-content" data-testid="write-content">
