@@ -73,3 +73,12 @@ export interface McpServerStatus {
   /** ISO time the running server became ready. */
   startedAt?: string;
 }
+
+/**
+ * A stdio server that is never started: its command was not confirmed at this machine, or changed since.
+ * `reason` says which and where to confirm it.
+ */
+export interface McpUnconfirmedCommand {
+  id: string;
+  reason: string;
+}
