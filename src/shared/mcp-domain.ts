@@ -82,3 +82,8 @@ export interface McpUnconfirmedCommand {
   id: string;
   reason: string;
 }
+
+/** Why the browser host may not add, change or confirm a command, and where the user can. */
+export const mcpCommandRefusal =
+  'Add or change a command in the desktop app or with `kasten mcp add` on this machine: the browser ' +
+  'address can be opened by anyone who has it, so it cannot start programs.';

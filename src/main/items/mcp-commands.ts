@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../../shared/contract';
-import type { McpServerConfig, McpStdioServerConfig, McpUnconfirmedCommand } from '../../shared/mcp-domain';
+import {
+  mcpCommandRefusal,
+  type McpServerConfig,
+  type McpStdioServerConfig,
+  type McpUnconfirmedCommand,
+} from '../../shared/mcp-domain';
 import { AppError } from '../app-error';
-
-/** Why the browser host may not add, change or confirm a command, and where the user can. */
-export const commandRefusal =
-  'Add or change a command in the desktop app or with `kasten mcp add` on this machine: the browser ' +
-  'address can be opened by anyone who has it, so it cannot start programs.';
 
 /** The fingerprint of each stdio server's command as it was confirmed at the machine, by server id. */
 export type CommandConfirmations = Record<string, string>;
@@ -35,13 +35,13 @@ export function confirmationsAfter(
   caller: Caller | undefined,
 ): CommandConfirmations {
   const atMachine = caller?.atMachine === true;
-  if (!atMachine && confirm.length > 0) throw new AppError('forbidden', commandRefusal);
+  if (!atMachine && confirm.length > 0) throw new AppError('forbidden', mcpCommandRefusal);
   const before = new Map(stored.filter(isStdio).map((server) => [server.id, commandFingerprint(server)]));
   const next: CommandConfirmations = {};
   for (const server of requested.filter(isStdio)) {
     const fingerprint = commandFingerprint(server);
     const typed = before.get(server.id) !== fingerprint;
-    if (typed && !atMachine) throw new AppError('forbidden', commandRefusal);
+    if (typed && !atMachine) throw new AppError('forbidden', mcpCommandRefusal);
     const kept = previous[server.id];
     if (typed || confirm.includes(server.id)) next[server.id] = fingerprint;
     else if (kept !== undefined) next[server.id] = kept;
