@@ -16,6 +16,7 @@ import type { WriteMode } from './chat/write-permissions';
 import { ContextEngine } from './context/context-engine';
 import type { ContextStrategy } from '../shared/context-domain';
 import { ApiKeys, type SecretBox } from './llm/api-keys';
+import { asModelSettings } from './llm/embedding-model';
 import { createEmbeddings, type Embeddings } from './embeddings/embedding-app';
 import { ChatExporter } from './export/chat-export';
 import { coreHandlers } from './app-handlers';
@@ -126,8 +127,9 @@ export function createApp(options: AppOptions): KastenApp {
     launchVariables: [options.model?.apiKeyEnv, options.embeddings?.apiKeyEnv].filter(
       (name): name is string => typeof name === 'string',
     ),
-    settings: modelSettings,
   });
+  // A variable named on the command line goes to the server in force at launch, and only there.
+  if (options.model?.apiKeyEnv) keys.pairAtLaunch(modelSettings.get());
   const models = new ModelService(
     modelSettings,
     keys,
@@ -180,6 +182,7 @@ export function createApp(options: AppOptions): KastenApp {
     overrides: options.embeddings,
     background: options.backgroundEmbeddings ?? options.host !== 'cli',
   });
+  if (options.embeddings?.apiKeyEnv) keys.pairAtLaunch(asModelSettings(embeddings.settings.get()));
 
   const items = createContextItems({
     db,

@@ -279,7 +279,16 @@ export interface KastenErrorInfo {
   message: string;
 }
 
-/** The services behind the contract: one function per request channel. */
+/** Who sent a request, as the host that took it knows; never read from the payload. */
+export interface Caller {
+  /** The user is at this machine (the desktop app, the CLI), not anyone holding the browser host's address. */
+  readonly atMachine: boolean;
+}
+
+/**
+ * The services behind the contract: one function per request channel. A call without a caller counts as
+ * one from the browser host, so a path that forgets to say who is calling can do no more than it can.
+ */
 export type Handlers = {
-  [C in RequestChannel]: (input: ParsedInput<C>) => Promise<RequestOutput<C>>;
+  [C in RequestChannel]: (input: ParsedInput<C>, caller?: Caller) => Promise<RequestOutput<C>>;
 };

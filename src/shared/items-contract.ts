@@ -11,7 +11,12 @@ import {
 } from './context-items-domain';
 import { event, request, sessionId } from './contract-definitions';
 import { maxAttachmentBytes } from './attachment-domain';
-import { mcpServerConfigsSchema, type McpServerConfig, type McpServerStatus } from './mcp-domain';
+import {
+  mcpServerConfigsSchema,
+  type McpServerConfig,
+  type McpServerStatus,
+  type McpUnconfirmedCommand,
+} from './mcp-domain';
 
 /** Items chosen for a chat before it existed: rule paths or names, tool names, note paths. */
 export const sendItems = z
@@ -26,6 +31,10 @@ export const sendItems = z
 export interface McpServersView {
   servers: McpServerConfig[];
   statuses: McpServerStatus[];
+  /** Stdio servers whose command was not confirmed at this machine: listed, never started. */
+  unconfirmed: McpUnconfirmedCommand[];
+  /** Whether the caller may add, change or confirm a command: at the machine, not over the browser host. */
+  commandsAllowed: boolean;
 }
 
 /** Channels of context items: rules, pinned notes, tools and MCP servers, attachments, the agent prompt. */
@@ -76,8 +85,19 @@ export const itemRequests = {
   ),
   /** The MCP servers as configured, and where each stands. */
   'mcp:servers': request<McpServersView>()(z.undefined()),
-  /** Saves the MCP servers; servers removed or changed are stopped. */
-  'mcp:configure': request<McpServersView>()(z.object({ servers: mcpServerConfigsSchema }).strict()),
+  /**
+   * Saves the MCP servers; servers removed or changed are stopped. A command added or changed at the
+   * machine is confirmed, as are the stored commands of the servers in `confirm`; over the browser host
+   * both are refused (`forbidden`), while switches, include modes and HTTP servers may change.
+   */
+  'mcp:configure': request<McpServersView>()(
+    z
+      .object({
+        servers: mcpServerConfigsSchema,
+        confirm: z.array(z.string().min(1).max(64)).max(100).optional(),
+      })
+      .strict(),
+  ),
 } as const;
 
 export const itemEvents = {

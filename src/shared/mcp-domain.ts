@@ -73,3 +73,17 @@ export interface McpServerStatus {
   /** ISO time the running server became ready. */
   startedAt?: string;
 }
+
+/**
+ * A stdio server that is never started: its command was not confirmed at this machine, or changed since.
+ * `reason` says which and where to confirm it.
+ */
+export interface McpUnconfirmedCommand {
+  id: string;
+  reason: string;
+}
+
+/** Why the browser host may not add, change or confirm a command, and where the user can. */
+export const mcpCommandRefusal =
+  'Add or change a command in the desktop app or with `kasten mcp add` on this machine: the browser ' +
+  'address can be opened by anyone who has it, so it cannot start programs.';

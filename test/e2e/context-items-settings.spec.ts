@@ -1,14 +1,22 @@
+import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../support/app-page';
 import { sentText } from '../support/context-items-vault';
 import { testServerScript } from '../support/mcp-test-servers';
-import { contextItemsHost } from '../support/context-items-host';
+import { ask, contextItemsHost } from '../support/context-items-host';
+import { scriptedModelArgs, startKastenServer } from '../support/kasten-server';
 
 const host = contextItemsHost({ rules: false });
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
-test('an MCP server added in Settings becomes ready with its tools; the model calls one and the chat shows it', async ({
+/** `kasten mcp` on this machine, with the host's data directory: where a command may be added. */
+function kastenMcp(...args: string[]): void {
+  // The data directory goes first: after `--` every word is the program's.
+  execFileSync(process.execPath, ['bin/kasten.js', 'mcp', '--data-dir', host.workspace.dataDir, ...args]);
+}
+
+test('MCP servers added on this machine show their tools in Settings, where the browser cannot add a command; the model calls one and the chat shows it', async ({
   page,
 }) => {
   const app = new AppPage(page);
@@ -16,19 +24,38 @@ test('an MCP server added in Settings becomes ready with its tools; the model ca
   await app.statusBar.getByTestId('model-status').click();
   const settings = page.getByTestId('settings');
   const section = settings.getByRole('region', { name: 'MCP servers' });
+  // The browser host offers a server at a URL, and says where a program can be added.
   await section.getByRole('button', { name: 'Add a server' }).click();
   const form = section.getByRole('form', { name: 'New MCP server' });
-  await form.getByRole('textbox', { name: 'Name' }).fill('Test tools');
-  await form.getByRole('textbox', { name: 'Command' }).fill(process.execPath);
-  await form.getByRole('textbox', { name: 'Arguments, one per line' }).fill(testServerScript);
-  await form.getByRole('textbox', { name: 'Environment, KEY=VALUE lines' }).fill('not a pair');
-  await form.getByRole('button', { name: 'Save server' }).click();
-  await expect(form.getByRole('alert')).toHaveText(
-    'Line 1 of the environment is not KEY=VALUE: “not a pair”.',
-  );
-  await form.getByRole('textbox', { name: 'Environment, KEY=VALUE lines' }).fill('GREETING=hello');
-  await form.getByRole('button', { name: 'Save server' }).click();
+  await expect(form.getByRole('radio', { name: 'A program on this computer (stdio)' })).toBeDisabled();
+  await expect(form.getByRole('radio', { name: 'A server at a URL (HTTP)' })).toBeChecked();
+  await expect(form.getByTestId('mcp-command-locked')).toContainText('kasten mcp add');
+  await form.getByRole('button', { name: 'Cancel' }).click();
 
+  kastenMcp(
+    'add',
+    'test-tools',
+    '--name',
+    'Test tools',
+    '--env',
+    'GREETING=hello',
+    '--',
+    process.execPath,
+    testServerScript,
+  );
+  kastenMcp('add', 'missing', '--name', 'Missing', '--', '/no/such/program');
+  await host.server.stop({ keepData: true });
+  host.server = await startKastenServer({
+    vault: host.workspace.vault,
+    dataDir: host.workspace.dataDir,
+    args: scriptedModelArgs(host.model.url),
+  });
+  await page.goto(host.server.url);
+
+  // A chat wants the tools, which starts the servers.
+  await ask(app, 'Hello?');
+
+  await app.statusBar.getByTestId('model-status').click();
   const card = section.getByTestId('mcp-server').filter({ hasText: 'Test tools' });
   await expect(card.getByTestId('mcp-state')).toHaveText('ready', { timeout: 20_000 });
   await expect(card.getByTestId('mcp-tool').filter({ hasText: 'echo' })).toContainText(
@@ -38,13 +65,13 @@ test('an MCP server added in Settings becomes ready with its tools; the model ca
   await expect(card.getByRole('combobox', { name: 'When add is offered' })).toHaveValue('manual');
   await card.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/context-items/settings-mcp.png' });
+  // Its command is shown, not editable here.
+  await card.getByRole('button', { name: 'Edit' }).click();
+  const editing = section.getByRole('form', { name: 'Edit Test tools' });
+  await expect(editing.getByRole('textbox', { name: 'Command' })).toBeDisabled();
+  await editing.getByRole('button', { name: 'Cancel' }).click();
 
-  // A server that cannot start says so in its card.
-  await section.getByRole('button', { name: 'Add a server' }).click();
-  const broken = section.getByRole('form', { name: 'New MCP server' });
-  await broken.getByRole('textbox', { name: 'Name' }).fill('Missing');
-  await broken.getByRole('textbox', { name: 'Command' }).fill('/no/such/program');
-  await broken.getByRole('button', { name: 'Save server' }).click();
+  // A server that cannot start says so in its card; removing one is allowed here.
   const missing = section.getByTestId('mcp-server').filter({ hasText: 'Missing' });
   await expect(missing.getByTestId('mcp-state')).toHaveText('failed', { timeout: 20_000 });
   await expect(missing.getByRole('status')).not.toBeEmpty();
@@ -66,7 +93,8 @@ test('an MCP server added in Settings becomes ready with its tools; the model ca
   ]);
   await app.composer.fill('Echo something.');
   await app.composer.press('Enter');
-  const answer = app.chat.getByTestId('assistant-message');
+  await expect(app.chat.getByTestId('assistant-message')).toHaveCount(2);
+  const answer = app.chat.getByTestId('assistant-message').last();
   await expect(answer).toHaveAttribute('data-status', 'complete');
   await expect(answer.getByTestId('tool-call')).toContainText('mcp__test-tools__echo');
   await expect(answer).toContainText('The server echoed it.');

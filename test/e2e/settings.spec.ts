@@ -28,6 +28,19 @@ test.afterEach(async () => {
   workspace.remove();
 });
 
+/** Starts `kasten serve` again on the same data, naming the key and its server on the command line. */
+async function serveWithKeyFlags(): Promise<void> {
+  await server.stop({ keepData: true });
+  server = await startKastenServer({
+    vault: workspace.vault,
+    dataDir: workspace.dataDir,
+    env: { KASTEN_E2E_API_KEY: secret },
+    args: ['--base-url', `${model.url}/v1`, '--api-key-env', 'KASTEN_E2E_API_KEY'],
+  });
+}
+
+const browserRefusal = 'Only someone at this machine can let $KASTEN_E2E_API_KEY go to';
+
 test('settings list the models, diagnose a bad key, no model and a dead server, and the key never reaches the page', async ({
   page,
 }) => {
@@ -60,14 +73,18 @@ test('settings list the models, diagnose a bad key, no model and a dead server, 
 
   await settings.getByRole('textbox', { name: 'Key from environment variable' }).fill('KASTEN_E2E_API_KEY');
   await testConnection.click();
-  // The key goes to a server only once the user says so; until then nothing carries it.
-  const confirmation = settings.getByRole('alertdialog', { name: 'Send the key to this server?' });
-  await expect(confirmation).toContainText(`$KASTEN_E2E_API_KEY to ${model.url}/v1`);
+  // The browser address cannot send a key to a server: that is said, and nothing carries the key.
+  await expect(diagnosis).toContainText(`${browserRefusal} ${model.url}/v1`);
+  await expect(diagnosis).toContainText('--api-key-env KASTEN_E2E_API_KEY');
   expect(model.requests.some((request) => String(request.headers.authorization).includes(secret))).toBe(
     false,
   );
-  await confirmation.getByRole('button', { name: 'Send $KASTEN_E2E_API_KEY to this server' }).click();
-  await expect(confirmation).toBeHidden();
+  // Named on the command line with its server, the key goes there.
+  await serveWithKeyFlags();
+  await page.goto(server.url);
+  await app.statusBar.getByTestId('model-status').click();
+  await expect(baseUrl).toHaveValue(`${model.url}/v1`);
+  await testConnection.click();
   await expect(diagnosis).toContainText('no model is chosen');
   const modelField = settings.getByLabel('Model', { exact: true });
   await expect(modelField.locator('option')).toHaveText([
@@ -80,11 +97,10 @@ test('settings list the models, diagnose a bad key, no model and a dead server, 
   await expect(diagnosis).toContainText('✓ Connected');
   await expect(diagnosis).toContainText('scripted-model is available');
 
+  // The key given at launch does not follow the settings to another server.
   await baseUrl.fill('http://127.0.0.1:9/v1');
   await testConnection.click();
-  await expect(confirmation).toContainText('$KASTEN_E2E_API_KEY to http://127.0.0.1:9/v1');
-  await confirmation.getByRole('button', { name: 'Send $KASTEN_E2E_API_KEY to this server' }).click();
-  await expect(diagnosis).toContainText('127.0.0.1:9');
+  await expect(diagnosis).toContainText(`${browserRefusal} http://127.0.0.1:9/v1`);
   await expect(diagnosis).toHaveClass(/diagnosis-problem/);
 
   await baseUrl.fill(`${model.url}/v1`);
@@ -118,23 +134,21 @@ test('a model override typed in the settings wins over the provider and survives
   const settings = page.getByTestId('settings');
   await settings.getByRole('combobox', { name: 'Provider' }).selectOption('openai-compatible');
   await settings.getByRole('textbox', { name: 'Base URL' }).fill(`${model.url}/v1`);
-  await settings.getByRole('textbox', { name: 'Key from environment variable' }).fill('KASTEN_E2E_API_KEY');
+  const keyVariable = settings.getByRole('textbox', { name: 'Key from environment variable' });
+  await keyVariable.fill('KASTEN_E2E_API_KEY');
   // The list cannot be fetched before the key may go to this server: the model is a text field.
-  await expect(settings.getByTestId('models-error')).toContainText('$KASTEN_E2E_API_KEY');
+  await expect(settings.getByTestId('models-error')).toContainText(browserRefusal);
   await settings.getByRole('textbox', { name: 'Model', exact: true }).fill('scripted-model');
   await settings.getByRole('spinbutton', { name: 'Context window' }).fill('16000');
   await settings.getByRole('checkbox', { name: 'Summarize notes in the background' }).uncheck();
   const save = settings.getByRole('button', { name: 'Save', exact: true });
-  const confirmation = settings.getByRole('alertdialog', { name: 'Send the key to this server?' });
-  // Cancelled, nothing is saved; confirmed, the settings are saved with the key going to this server.
+  // Refused from the browser, nothing is saved; without the key, the settings are.
   await save.click();
-  await confirmation.getByRole('button', { name: 'Cancel' }).click();
-  await expect(confirmation).toBeHidden();
+  await expect(settings.getByRole('alert').filter({ hasText: browserRefusal })).toBeVisible();
   await expect(settings.getByTestId('context-window')).not.toContainText('your setting');
+  await keyVariable.fill('');
   await save.click();
-  await confirmation.getByRole('button', { name: 'Send $KASTEN_E2E_API_KEY to this server' }).click();
   await expect(settings.getByTestId('context-window')).toContainText('16,000 tokens, from your setting');
-  await expect(settings.getByRole('region', { name: 'API key' })).toContainText('Using $KASTEN_E2E_API_KEY');
 
   await server.stop({ keepData: true });
   server = await startKastenServer({
@@ -155,17 +169,13 @@ test('a summary model chosen from the listed models writes the note summaries an
   page,
 }) => {
   const app = new AppPage(page);
+  await serveWithKeyFlags();
   await page.goto(server.url);
   await app.statusBar.getByTestId('model-status').click();
   const settings = page.getByTestId('settings');
   const summaryNote = settings.getByTestId('summary-model');
   await expect(summaryNote).toHaveText('No model is chosen to write summaries.');
-  await settings.getByRole('combobox', { name: 'Provider' }).selectOption('openai-compatible');
-  await settings.getByRole('textbox', { name: 'Base URL' }).fill(`${model.url}/v1`);
-  await settings.getByRole('textbox', { name: 'Key from environment variable' }).fill('KASTEN_E2E_API_KEY');
   await settings.getByRole('button', { name: 'Test connection' }).click();
-  const confirmation = settings.getByRole('alertdialog', { name: 'Send the key to this server?' });
-  await confirmation.getByRole('button', { name: 'Send $KASTEN_E2E_API_KEY to this server' }).click();
   await expect(settings.getByTestId('diagnosis')).toContainText('no model is chosen');
   await settings.getByLabel('Model', { exact: true }).selectOption('scripted-model');
 

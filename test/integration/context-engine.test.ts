@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
-import { dispatch } from '../../src/main/hosts/dispatch';
+import { atMachine, dispatch } from '../../src/main/hosts/dispatch';
 import { messageText, type ChatMessage } from '../../src/shared/chat-domain';
 import {
   countingServer,
@@ -324,10 +324,12 @@ describe('the context settings', () => {
       tailTurns: 4,
     });
     // Through the contract, as a host passes it: shares that do not add up are refused.
-    const refused = await dispatch(app, 'context:configure', {
-      ...settings,
-      shares: { system: 10, context: 30, conversation: 30 },
-    });
+    const refused = await dispatch(
+      app,
+      'context:configure',
+      { ...settings, shares: { system: 10, context: 30, conversation: 30 } },
+      atMachine,
+    );
     expect(refused).toMatchObject({ ok: false, error: { code: 'invalid-input', message: /add up to 100/ } });
     await app.handlers['context:configure']({
       strategy: 'discard',

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
 import type { ChatMessage, ToolCallPart } from '../../src/shared/chat-domain';
+import { atMachine } from '../../src/main/hosts/dispatch';
 import { startIndexedApp } from '../support/indexed-app';
 import { stdioTestServer } from '../support/mcp-test-servers';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
@@ -36,7 +37,7 @@ const offered = (index: number) =>
 
 describe('an MCP server in a chat', () => {
   it('is started for the answer, its tool offered and called, the result shown wrapped as untrusted data', async () => {
-    await app.handlers['mcp:configure']({ servers: [stdioTestServer('kit')] });
+    await app.handlers['mcp:configure']({ servers: [stdioTestServer('kit')] }, atMachine);
     server.script([
       { toolCalls: [{ name: 'mcp__kit__echo', arguments: { text: 'hello from the model' } }] },
       { text: 'The server said hello.' },
@@ -58,7 +59,7 @@ describe('an MCP server in a chat', () => {
   });
 
   it('killed in the middle of a call leaves a usable chat: the call fails in words, the next answer has a notice', async () => {
-    await app.handlers['mcp:configure']({ servers: [stdioTestServer('kit')] });
+    await app.handlers['mcp:configure']({ servers: [stdioTestServer('kit')] }, atMachine);
     server.script([
       { toolCalls: [{ name: 'mcp__kit__exit_now', arguments: {} }] },
       { text: 'It went away.' },
@@ -79,7 +80,10 @@ describe('an MCP server in a chat', () => {
   });
 
   it('a server that never answers initialize does not hold the chat longer than the start timeout', async () => {
-    await app.handlers['mcp:configure']({ servers: [stdioTestServer('mute', ['--no-initialize'])] });
+    await app.handlers['mcp:configure'](
+      { servers: [stdioTestServer('mute', ['--no-initialize'])] },
+      atMachine,
+    );
     server.script([{ text: 'Answered without it.' }]);
     const answer = await ask('Hello?');
     expect(answer.status).toBe('complete');
@@ -92,7 +96,7 @@ describe('an MCP server in a chat', () => {
       include: 'manual' as const,
       tools: { add: 'agent' as const },
     };
-    await app.handlers['mcp:configure']({ servers: [config] });
+    await app.handlers['mcp:configure']({ servers: [config] }, atMachine);
     server.script(() => ({ text: 'Fine.' }));
     const first = await ask('Hello.');
     expect(offered(0)).not.toContain('mcp__kit__echo');

@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppOptions, KastenApp } from '../../src/main/app';
 import type { SecretBox } from '../../src/main/llm/api-keys';
-import { dispatch } from '../../src/main/hosts/dispatch';
+import { atMachine, dispatch, fromBrowser as browser } from '../../src/main/hosts/dispatch';
 import { openAppDatabase } from '../../src/main/storage/app-database';
 import { SettingsTable } from '../../src/main/storage/settings-table';
+import type { Caller } from '../../src/shared/contract';
 import type { ModelSettingsRequest } from '../../src/shared/model-domain';
 import { startIndexedApp } from '../support/indexed-app';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
@@ -33,8 +34,12 @@ async function startApp(options: Partial<AppOptions> = {}): Promise<KastenApp> {
 }
 
 /** Calls a channel the way a host does (schema check included) and unwraps the envelope. */
-async function call(channel: Parameters<typeof dispatch>[1], payload?: unknown): Promise<unknown> {
-  const envelope = await dispatch(app!, channel, payload);
+async function call(
+  channel: Parameters<typeof dispatch>[1],
+  payload?: unknown,
+  caller: Caller = atMachine,
+): Promise<unknown> {
+  const envelope = await dispatch(app!, channel, payload, caller);
   if (!envelope.ok) throw new Error(`${envelope.error.code}: ${envelope.error.message}`);
   return envelope.value;
 }
@@ -162,8 +167,8 @@ describe('the summary model setting', () => {
 
 describe('API keys from environment variables', () => {
   /** Calls a channel and returns the error code and message it fails with. */
-  async function refusal(channel: Parameters<typeof dispatch>[1], payload: unknown) {
-    const envelope = await dispatch(app!, channel, payload);
+  async function refusal(channel: Parameters<typeof dispatch>[1], payload: unknown, caller = atMachine) {
+    const envelope = await dispatch(app!, channel, payload, caller);
     if (envelope.ok) throw new Error(`${channel} was not refused`);
     return envelope.error;
   }
@@ -196,6 +201,11 @@ describe('API keys from environment variables', () => {
     // Allowed to be read, but still only for the server it was given for.
     const elsewhere = settings({ baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'LAUNCH_SECRET' });
     await expect(call('models:test', elsewhere)).rejects.toThrow(/^confirm-key: .*LAUNCH_SECRET/);
+    const fromBrowser = await refusal('models:configure', { ...elsewhere, confirmKey: true }, browser);
+    expect(fromBrowser).toMatchObject({
+      code: 'forbidden',
+      message: /desktop app.*--api-key-env LAUNCH_SECRET/,
+    });
   });
 
   it('sends the key to a new base URL only once the user confirms it', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppOptions, KastenApp } from '../../src/main/app';
-import { dispatch } from '../../src/main/hosts/dispatch';
+import { atMachine, dispatch } from '../../src/main/hosts/dispatch';
 import { createChatModel } from '../../src/main/llm/ai-sdk-model';
 import type { LlmEvent } from '../../src/main/llm/llm-types';
 import { messageText, type ContextWindow, type ModelSettings } from '../../src/shared/chat-domain';
@@ -42,7 +42,7 @@ function native(overrides: Partial<ModelSettings> = {}): Partial<ModelSettings> 
 }
 
 async function call(channel: Parameters<typeof dispatch>[1], payload?: unknown): Promise<unknown> {
-  const envelope = await dispatch(app!, channel, payload);
+  const envelope = await dispatch(app!, channel, payload, atMachine);
   if (!envelope.ok) throw new Error(`${envelope.error.code}: ${envelope.error.message}`);
   return envelope.value;
 }

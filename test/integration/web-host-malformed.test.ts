@@ -1,11 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type KastenApp } from '../../src/main/app';
+import type { KastenApp } from '../../src/main/app';
 import { AppEvents } from '../../src/main/app-events';
 import { startWebHost, type WebHost } from '../../src/main/hosts/web';
 import { tempWorkspace } from '../support/temp-vault';
+import { serveWorkspace } from '../support/web-host-app';
 
 const workspace = tempWorkspace('basic');
 const rendererDir = join(workspace.base, 'renderer');
@@ -13,19 +13,7 @@ let app: KastenApp;
 let host: WebHost;
 
 beforeAll(async () => {
-  mkdirSync(join(rendererDir, 'assets'), { recursive: true });
-  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Kasten</title>');
-  writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
-  app = createApp({
-    host: 'web',
-    version: '0.0.0',
-    dataDir: workspace.dataDir,
-    resourcesDir: workspace.base,
-    vault: workspace.vault,
-    watch: false,
-  });
-  await app.start();
-  host = await startWebHost({ app, rendererDir });
+  ({ app, host } = await serveWorkspace(workspace, { watch: false }));
 });
 
 afterAll(async () => {

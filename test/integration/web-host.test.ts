@@ -1,30 +1,19 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createApp, type KastenApp } from '../../src/main/app';
-import { startWebHost, type WebHost } from '../../src/main/hosts/web';
+import type { KastenApp } from '../../src/main/app';
+import type { WebHost } from '../../src/main/hosts/web';
 import { tempWorkspace, waitFor } from '../support/temp-vault';
+import { serveWorkspace } from '../support/web-host-app';
 
 const workspace = tempWorkspace('basic');
-const rendererDir = join(workspace.base, 'renderer');
 let app: KastenApp;
 let host: WebHost;
 let base: string;
 
 beforeAll(async () => {
-  mkdirSync(join(rendererDir, 'assets'), { recursive: true });
-  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Kasten</title>');
-  writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
-  app = createApp({
-    host: 'web',
-    version: '0.0.0',
-    dataDir: workspace.dataDir,
-    resourcesDir: workspace.base,
-    vault: workspace.vault,
-  });
-  await app.start();
-  host = await startWebHost({ app, rendererDir });
+  ({ app, host } = await serveWorkspace(workspace));
   base = `http://127.0.0.1:${host.port}`;
 });
 

@@ -1,4 +1,4 @@
-import type { SearchMode } from '../../shared/contract';
+import type { Caller, SearchMode } from '../../shared/contract';
 import type {
   EmbeddingReport,
   EmbeddingSettingsRequest,
@@ -22,7 +22,7 @@ export interface EmbeddingHandlersOptions {
   settings: EmbeddingSettingsStore;
   background: BackgroundEmbeddings;
   /** The API keys (ApiKeys): a key from the environment goes only to a server the user confirmed. */
-  keys: { admit(settings: ModelSettings, confirmKey?: boolean): void };
+  keys: { admit(settings: ModelSettings, caller: Caller | undefined, confirmKey?: boolean): void };
   index: RelatedSources & {
     search(request: SearchRequest): Promise<SearchHit[]>;
     /** Notes sharing the most distinctive words of the note at `path` (BM25 "more like this"). */
@@ -95,11 +95,11 @@ export function embeddingHandlers({ service, settings, background, keys, index }
         return null;
       },
       /** Saves the settings once their key may go to their server; a new model drops the old vectors. */
-      'embeddings:configure': async ({
-        confirmKey,
-        ...next
-      }: EmbeddingSettingsRequest): Promise<EmbeddingStatus> => {
-        keys.admit(asModelSettings(next), confirmKey === true);
+      'embeddings:configure': async (
+        { confirmKey, ...next }: EmbeddingSettingsRequest,
+        caller?: Caller,
+      ): Promise<EmbeddingStatus> => {
+        keys.admit(asModelSettings(next), caller, confirmKey === true);
         settings.set(next);
         background.restart();
         return service.status();

@@ -14,6 +14,7 @@ import {
   type CliAppEnvironment,
 } from './cli-app';
 import { exportCommandUsage, runExportCommand } from './cli-export-command';
+import { mcpCommandUsage, runMcpCommand } from './cli-mcp-commands';
 import { chatCommandUsage } from './cli-chat-commands';
 import { chatCommand, isChatCommand, modelFlags } from './cli-chat-route';
 import { askItemFlags } from './cli-items-commands';
@@ -51,12 +52,13 @@ ${embeddingCommandUsage}
 ${embeddingFlagUsage}
 ${chatCommandUsage}
 ${exportCommandUsage}
+${mcpCommandUsage}
   kasten --help                                             this text
 
 Every command accepts --data-dir DIR. Paths printed are relative to the vault, with "/".
 Data directory: --data-dir, else $KASTEN_DATA_DIR unless empty, else the platform's app-data folder.
 API keys are read from the variable given with --api-key-env (--embed-key-env for the embedding
-model), or one named *_API_KEY or *_TOKEN.
+model), for the server of that run, or from one confirmed for its server in the desktop app.
 Exit codes: 0 success, 1 failure, 2 wrong usage.`;
 
 /** Runs one CLI command and resolves with its exit code. */
@@ -105,13 +107,17 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
         pin: { type: 'string', multiple: true },
         attach: { type: 'string', multiple: true },
         rule: { type: 'string', multiple: true },
+        name: { type: 'string' },
+        url: { type: 'string' },
+        cwd: { type: 'string' },
+        env: { type: 'string', multiple: true },
       },
     });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   // The repeatable flags of `ask` are lists; the other flags are single values.
-  const { pin, attach, rule, ...values } = parsed.values;
+  const { pin, attach, rule, env: envFlags, ...values } = parsed.values;
   const { positionals } = parsed;
   const [command, ...rest] = positionals;
   if (values.version || values.help || command === undefined || command === 'help') {
@@ -131,6 +137,12 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
     return chatCommand(command, rest, values, items, { dataDir, embeddings }, env);
   }
   if (command === 'export') return exportCommand(rest, values, { dataDir, embeddings }, env);
+  if (command === 'mcp') {
+    const flags = { json: values.json === true, name: values.name, url: values.url, cwd: values.cwd };
+    const open = () =>
+      Promise.resolve(createApp({ host: 'cli', version, dataDir, resourcesDir: env.resourcesDir }));
+    return runMcpCommand(rest, { ...flags, env: envFlags ?? [] }, open, env.stdout);
+  }
   if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}".`);
 
   if (command === 'info') {

@@ -1,6 +1,11 @@
-import { requests, type Envelope, type RequestChannel } from '../../shared/contract';
+import { requests, type Caller, type Envelope, type RequestChannel } from '../../shared/contract';
 import { AppError } from '../app-error';
 import type { KastenApp } from '../app';
+
+/** The desktop app and the CLI: the user is at this machine. */
+export const atMachine: Caller = Object.freeze({ atMachine: true });
+/** The browser host: anyone holding its address, which may have left this machine. */
+export const fromBrowser: Caller = Object.freeze({ atMachine: false });
 
 export function isRequestChannel(channel: string): channel is RequestChannel {
   return Object.hasOwn(requests, channel);
@@ -8,12 +13,14 @@ export function isRequestChannel(channel: string): channel is RequestChannel {
 
 /**
  * The one path from a host into the services: parse the payload with the channel's schema, call its
- * handler, and turn every outcome into an envelope. Nothing thrown escapes to the host.
+ * handler with the caller the host vouches for, and turn every outcome into an envelope. Nothing thrown
+ * escapes to the host.
  */
 export async function dispatch(
   app: Pick<KastenApp, 'handlers'>,
   channel: RequestChannel,
   payload: unknown,
+  caller: Caller,
 ): Promise<Envelope<unknown>> {
   const parsed = requests[channel].input.safeParse(payload);
   if (!parsed.success) {
@@ -24,8 +31,8 @@ export async function dispatch(
     };
   }
   try {
-    const handler = app.handlers[channel] as (input: unknown) => Promise<unknown>;
-    return { ok: true, value: await handler(parsed.data) };
+    const handler = app.handlers[channel] as (input: unknown, caller: Caller) => Promise<unknown>;
+    return { ok: true, value: await handler(parsed.data, { atMachine: caller.atMachine }) };
   } catch (error) {
     if (error instanceof AppError) return { ok: false, error: { code: error.code, message: error.message } };
     console.error(`${channel} failed:`, error);

@@ -4,7 +4,7 @@ import { contentSecurityPolicy } from '../../shared/content-security-policy';
 import { requestChannels, type RequestChannel } from '../../shared/contract';
 import type { KastenApp } from '../app';
 import type { SecretBox } from '../llm/api-keys';
-import { dispatch } from './dispatch';
+import { atMachine, dispatch } from './dispatch';
 
 /** The slice of Electron's `ipcMain` the adapter uses (so tests can hand in a fake). */
 export interface IpcMainLike {
@@ -37,7 +37,7 @@ export function registerIpcHandlers(
           error: { code: 'forbidden', message: `Refused ${channel} from an untrusted sender.` },
         };
       }
-      return dispatch(app, channel, payload);
+      return dispatch(app, channel, payload, atMachine);
     });
   requestChannels.forEach(register);
   return () => requestChannels.forEach((channel) => ipcMain.removeHandler(channel));

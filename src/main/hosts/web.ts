@@ -6,7 +6,7 @@ import { WebSocketServer } from 'ws';
 import { contentSecurityPolicy } from '../../shared/content-security-policy';
 import type { ErrorCode } from '../../shared/contract';
 import type { KastenApp } from '../app';
-import { dispatch, isRequestChannel } from './dispatch';
+import { dispatch, fromBrowser, isRequestChannel } from './dispatch';
 import { checkRequest, createToken, tokenCookieName } from './web-guard';
 
 export interface WebHostOptions {
@@ -162,7 +162,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (error instanceof BodyTooLarge) return refuse(response, 413, 'too-large', error.message);
       return refuse(response, 400, 'invalid-input', (error as Error).message);
     }
-    send(response, 200, await dispatch(options.app, channel, payload));
+    send(response, 200, await dispatch(options.app, channel, payload, fromBrowser));
   }
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });

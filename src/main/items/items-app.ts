@@ -1,4 +1,4 @@
-import type { Handlers } from '../../shared/contract';
+import type { Caller, Handlers } from '../../shared/contract';
 import type { IndexChange } from '../../shared/index-domain';
 import type { McpServersView } from '../../shared/items-contract';
 import type { AppEvents } from '../app-events';
@@ -12,6 +12,7 @@ import { AttachmentIntake } from './attachment-intake';
 import { AttachmentStore } from './attachment-store';
 import { ContextItems } from './context-items';
 import { ItemSettingsStore } from './item-settings';
+import { confirmationsAfter, startableServers, unconfirmedCommands } from './mcp-commands';
 import { McpSettingsStore } from './mcp-settings';
 import { RulesCatalog } from './rules-catalog';
 import { SessionItemsStore } from './session-items-store';
@@ -59,7 +60,26 @@ export function createContextItems(options: ItemsAppOptions) {
     vectors: options.vectors,
   });
   const changed = (sessionId: string | null = null) => events.emit('items:changed', { sessionId });
-  const mcpView = (): McpServersView => ({ servers: mcpSettings.get(), statuses: mcp.statuses() });
+  const mcpView = (caller?: Caller): McpServersView => {
+    const servers = mcpSettings.get();
+    return {
+      servers,
+      statuses: mcp.statuses(),
+      unconfirmed: unconfirmedCommands(servers, mcpSettings.confirmations()),
+      commandsAllowed: caller?.atMachine === true,
+    };
+  };
+  // Only servers whose command was confirmed at the machine reach the runtime: nothing else can start them.
+  const configureRuntime = () =>
+    mcp.configure(startableServers(mcpSettings.get(), mcpSettings.confirmations()));
+  /** One sentence per enabled server left unstarted for want of a confirmation, for the tools list. */
+  const unconfirmedNotices = () => {
+    const servers = mcpSettings.get();
+    return unconfirmedCommands(servers, mcpSettings.confirmations()).flatMap(({ id, reason }) => {
+      const server = servers.find((candidate) => candidate.id === id);
+      return server?.enabled ? [`MCP server “${server.name}” is not started. ${reason}`] : [];
+    });
+  };
   const stopListening = mcp.onStatus(() => changed());
 
   const handlers: Pick<
@@ -95,14 +115,19 @@ export function createContextItems(options: ItemsAppOptions) {
       return saved;
     },
     'rules:list': async () => service.rules(),
-    'tools:list': async () => service.tools(),
+    'tools:list': async () => {
+      const list = await service.tools();
+      return { ...list, notices: [...list.notices, ...unconfirmedNotices()] };
+    },
     'attachments:prepare': async ({ name, data }) => intake.prepare(name, Buffer.from(data, 'base64')),
-    'mcp:servers': async () => mcpView(),
-    'mcp:configure': async ({ servers }) => {
-      mcpSettings.set(servers);
-      await mcp.configure(servers);
+    'mcp:servers': async (_input, caller) => mcpView(caller),
+    'mcp:configure': async ({ servers, confirm = [] }, caller) => {
+      const stored = mcpSettings.get();
+      const confirmations = confirmationsAfter(stored, servers, mcpSettings.confirmations(), confirm, caller);
+      mcpSettings.set(servers, confirmations);
+      await configureRuntime();
       events.emit('context:changed', { sessionId: '' });
-      return mcpView();
+      return mcpView(caller);
     },
   };
 
@@ -121,7 +146,7 @@ export function createContextItems(options: ItemsAppOptions) {
       else for (const sessionId of service.pinnedIn(change.paths)) changed(sessionId);
     },
     async start(): Promise<void> {
-      await mcp.configure(mcpSettings.get());
+      await configureRuntime();
     },
     async stop(): Promise<void> {
       stopListening();

@@ -1,4 +1,5 @@
 import type { ModelSettings } from '../../shared/chat-domain';
+import type { Caller } from '../../shared/contract';
 import type { KeyStatus } from '../../shared/model-domain';
 import { AppError } from '../app-error';
 import type { SqliteDatabase } from '../storage/database';
@@ -15,17 +16,18 @@ export interface ApiKeysOptions {
   /** The host's keychain; without one keys come from the environment only. */
   box: SecretBox | null;
   env?: NodeJS.ProcessEnv;
-  /** Variables the user named when starting Kasten (`--api-key-env`): allowed whatever their name. */
+  /** Variables the user named when starting Kasten (`--api-key-env`): confirmable whatever their name. */
   launchVariables?: readonly string[];
-  /** The settings in force, saved or given at launch: their variable's key may go to their server. */
-  settings: { get(): ModelSettings };
   warn?: (message: string) => void;
 }
 
 // Names that say they hold a key; anything else (HOME, a database password) is never read as one.
 const keyVariableName = /^[A-Za-z_][A-Za-z0-9_]*_(API_KEY|TOKEN)$/;
 
-/** Whether a key may be read from the variable `name`: it looks like a key, or the user named it at launch. */
+/**
+ * Whether the variable `name` may be confirmed as a key at all: it looks like a key, or the user named it
+ * at launch. Looking like one is not enough to be read: see `ApiKeys`.
+ */
 export function isKeyVariableAllowed(name: string, launchVariables: readonly string[] = []): boolean {
   return keyVariableName.test(name) || launchVariables.includes(name);
 }
@@ -35,14 +37,16 @@ export function isKeyVariableAllowed(name: string, launchVariables: readonly str
  * with the OS keychain; the CLI and browser host read the environment variable the settings name. A stored
  * key wins over the environment; neither is ever returned over the contract.
  *
- * A key from the environment goes only to a server the user confirmed it for: the one in the settings in
- * force, or one they confirmed when changing the settings. Whoever can change the settings (the browser
- * host's token is enough) cannot send any variable to any server without the user saying so.
+ * A variable is read only for a server the user paired it with: on the command line that started this
+ * run, or confirmed at this machine (the desktop app). Saved settings alone pair nothing, since the
+ * browser host's token can save settings; and the browser host can confirm nothing.
  */
 export class ApiKeys {
   private readonly table: SettingsTable;
   private readonly env: NodeJS.ProcessEnv;
   private readonly warn: (message: string) => void;
+  /** Variable and server pairs given on the command line of this run. */
+  private readonly launchPairs = new Set<string>();
 
   constructor(
     db: SqliteDatabase,
@@ -51,6 +55,11 @@ export class ApiKeys {
     this.table = new SettingsTable(db);
     this.env = options.env ?? process.env;
     this.warn = options.warn ?? console.warn;
+  }
+
+  /** Pairs the variable of `settings` with their server for this run: the user typed both at launch. */
+  pairAtLaunch(settings: ModelSettings): void {
+    if (settings.apiKeyEnv !== null) this.launchPairs.add(pairName(settings.apiKeyEnv, settings));
   }
 
   key(settings: ModelSettings): string | null {
@@ -69,16 +78,19 @@ export class ApiKeys {
   }
 
   /**
-   * Lets `settings` be used (saved, listed, tested) or throws: a variable that may not be read is
-   * `forbidden`; a server its key was not confirmed for is `confirm-key`, unless `confirmKey` says the
-   * user just confirmed it, which is then remembered.
+   * Lets `settings` be used (saved, listed, tested) or throws: a variable that may not be read, or one
+   * not paired with the server when the browser host asks, is `forbidden`; at the machine a server its key
+   * was not confirmed for is `confirm-key`, unless `confirmKey` says the user just confirmed it, which is
+   * then remembered.
    */
-  admit(settings: ModelSettings, confirmKey = false): void {
+  admit(settings: ModelSettings, caller: Caller | undefined, confirmKey = false): void {
     const refusal = this.refusal(settings);
-    if (refusal && (refusal.code === 'forbidden' || !confirmKey)) throw refusal;
-    if (settings.apiKeyEnv !== null && !this.isCurrent(settings)) {
-      this.table.put(confirmationName(settings.apiKeyEnv, settings), 'confirmed');
-    }
+    if (!refusal) return;
+    if (refusal.code === 'forbidden') throw refusal;
+    // No question the browser could answer: a yes from there would be the token holder's, not the user's.
+    if (caller?.atMachine !== true) throw browserRefusal(settings);
+    if (!confirmKey) throw refusal;
+    this.table.put(pairName(settings.apiKeyEnv!, settings), 'confirmed');
   }
 
   /** Stores (or with null, forgets) the key for `settings`' server. */
@@ -109,17 +121,12 @@ export class ApiKeys {
           `--api-key-env when it starts: it will not read $${name}.`,
       );
     }
-    if (this.isCurrent(settings) || this.table.get(confirmationName(name, settings)) !== null) return null;
+    const pair = pairName(name, settings);
+    if (this.launchPairs.has(pair) || this.table.get(pair) !== null) return null;
     return new AppError(
       'confirm-key',
       `Kasten has not sent $${name} to ${serverName(settings)} before: confirm that this server may have the key.`,
     );
-  }
-
-  /** The settings in force name this variable for this server (the user saved them, or typed the flags). */
-  private isCurrent(settings: ModelSettings): boolean {
-    const current = this.options.settings.get();
-    return current.apiKeyEnv === settings.apiKeyEnv && trimmedBaseUrl(current) === trimmedBaseUrl(settings);
   }
 
   private stored(settings: ModelSettings): string | null {
@@ -158,7 +165,22 @@ function serverName(settings: ModelSettings): string {
   }
 }
 
-/** The user confirmed that the key in `variable` may go to `settings`' server. */
-function confirmationName(variable: string, settings: ModelSettings): string {
-  return `api-key-env ${variable} ${trimmedBaseUrl(settings)}`;
+/** Why a caller not at the machine cannot pair a key with a server, and where the user can. */
+function browserRefusal(settings: ModelSettings): AppError {
+  const server = serverName(settings);
+  return new AppError(
+    'forbidden',
+    `Only someone at this machine can let $${settings.apiKeyEnv} go to ${server}: confirm it in Settings ` +
+      `in the desktop app, or start Kasten again with --base-url ${server} --api-key-env ` +
+      `${settings.apiKeyEnv}. The browser address can be opened by anyone who has it, so it cannot hand ` +
+      `keys to a new server.`,
+  );
+}
+
+/**
+ * The user paired the key in `variable` with `settings`' server at this machine. Named apart from the
+ * confirmations of earlier versions, which the browser host's token could write.
+ */
+function pairName(variable: string, settings: ModelSettings): string {
+  return `api-key-env confirmed-at-machine ${variable} ${trimmedBaseUrl(settings)}`;
 }

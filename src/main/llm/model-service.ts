@@ -1,4 +1,5 @@
 import type { ContextWindow, ModelSettings } from '../../shared/chat-domain';
+import type { Caller } from '../../shared/contract';
 import type {
   ConnectionReport,
   ModelInfo,
@@ -43,10 +44,11 @@ export class ModelService {
 
   /**
    * Saves the settings. Naming an environment variable that may not be read is refused; naming one for a
-   * server its key was not confirmed for fails with `confirm-key` until the request says the user confirmed.
+   * server its key was not confirmed for fails with `confirm-key` until the request says the user confirmed
+   * at the machine, and from the browser host it is refused.
    */
-  configure(request: ModelSettingsRequest): ModelSetup {
-    const settings = this.admitted(request);
+  configure(request: ModelSettingsRequest, caller?: Caller): ModelSetup {
+    const settings = this.admitted(request, caller);
     this.settings.set(settings);
     this.onChange();
     return this.setup();
@@ -67,13 +69,13 @@ export class ModelService {
   }
 
   /** The models `draft` (the saved settings when omitted) offers; a draft is admitted as `configure` does. */
-  async list(draft?: ModelSettingsRequest): Promise<ModelInfo[]> {
-    const settings = draft ? this.admitted(draft) : this.settings.get();
+  async list(draft?: ModelSettingsRequest, caller?: Caller): Promise<ModelInfo[]> {
+    const settings = draft ? this.admitted(draft, caller) : this.settings.get();
     return listModels(settings, this.keys.key(settings), this.fetchImpl);
   }
 
-  async test(draft?: ModelSettingsRequest): Promise<ConnectionReport> {
-    const settings = draft ? this.admitted(draft) : this.settings.get();
+  async test(draft?: ModelSettingsRequest, caller?: Caller): Promise<ConnectionReport> {
+    const settings = draft ? this.admitted(draft, caller) : this.settings.get();
     this.windows.forget();
     return testConnection(settings, this.keys.key(settings), this.fetchImpl);
   }
@@ -154,8 +156,8 @@ export class ModelService {
   }
 
   /** The settings of a request, once their key variable may be read and sent to their server. */
-  private admitted({ confirmKey, ...settings }: ModelSettingsRequest): ModelSettings {
-    this.keys.admit(settings, confirmKey === true);
+  private admitted({ confirmKey, ...settings }: ModelSettingsRequest, caller?: Caller): ModelSettings {
+    this.keys.admit(settings, caller, confirmKey === true);
     return settings;
   }
 

@@ -35,13 +35,13 @@ function setup() {
 }
 
 describe('Electron IPC adapter', () => {
-  it('passes a valid request from our page to the service', async () => {
+  it('passes a valid request from our page to the service, as from the user at the machine', async () => {
     const { invoke, readNote } = setup();
     await expect(invoke('notes:read', page, { path: 'a.md' })).resolves.toMatchObject({
       ok: true,
       value: { path: 'a.md' },
     });
-    expect(readNote).toHaveBeenCalledWith({ path: 'a.md' });
+    expect(readNote).toHaveBeenCalledWith({ path: 'a.md' }, { atMachine: true });
   });
 
   it('rejects a payload that fails the channel schema before any service runs', async () => {

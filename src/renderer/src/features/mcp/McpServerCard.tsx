@@ -18,12 +18,18 @@ function where(server: McpServerConfig): string {
 export function McpServerCard({
   server,
   status,
+  unconfirmed,
+  onConfirm,
   onEdit,
   onRemove,
   onToolMode,
 }: {
   server: McpServerConfig;
   status: McpServerStatus | null;
+  /** Why its command is never run, when it was not confirmed at this machine. */
+  unconfirmed: string | null;
+  /** Confirms its command; null where that cannot be done (the browser host). */
+  onConfirm: (() => void) | null;
   onEdit: () => void;
   onRemove: () => void;
   /** A tool's own mode; null: the server's. */
@@ -31,14 +37,23 @@ export function McpServerCard({
 }) {
   const [confirming, setConfirming] = useState(false);
   const state = server.enabled ? (status?.state ?? 'stopped') : null;
+  const shown = unconfirmed ? 'not confirmed' : state ? stateNames[state] : 'turned off';
   return (
     <li className="mcp-server" data-testid="mcp-server" aria-label={server.name}>
       <div className="mcp-server-head">
         <strong>{server.name}</strong>
-        <span className={`mcp-state mcp-state-${state ?? 'off'}`} data-testid="mcp-state">
-          {state ? stateNames[state] : 'turned off'}
+        <span
+          className={`mcp-state mcp-state-${unconfirmed ? 'failed' : (state ?? 'off')}`}
+          data-testid="mcp-state"
+        >
+          {shown}
         </span>
         <span className="status-spacer" />
+        {unconfirmed && onConfirm && (
+          <button type="button" onClick={onConfirm}>
+            Confirm
+          </button>
+        )}
         <button type="button" onClick={onEdit}>
           Edit
         </button>
@@ -55,12 +70,19 @@ export function McpServerCard({
       <p className="mcp-where small muted" title={where(server)}>
         {where(server)}
       </p>
+      {unconfirmed && (
+        <p className="small error" role="status">
+          {unconfirmed}
+        </p>
+      )}
       {status?.message && (
         <p className={`small ${state === 'failed' || state === 'crashed' ? 'error' : 'muted'}`} role="status">
           {status.message}
         </p>
       )}
-      {state === 'stopped' && <p className="small muted">It starts when a chat first needs its tools.</p>}
+      {state === 'stopped' && !unconfirmed && (
+        <p className="small muted">It starts when a chat first needs its tools.</p>
+      )}
       {status && status.tools.length > 0 && (
         <ul className="mcp-tools" aria-label={`Tools of ${server.name}`}>
           {status.tools.map((tool) => (

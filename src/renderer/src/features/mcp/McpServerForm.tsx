@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { McpIncludeMode, McpServerConfig } from '../../../../shared/mcp-domain';
+import { mcpCommandRefusal, type McpIncludeMode, type McpServerConfig } from '../../../../shared/mcp-domain';
 import { IncludeOptions } from './include-options';
 import { configOf, draftOf, emptyDraft, type ServerDraft } from './mcp-server-draft';
 
@@ -7,16 +7,22 @@ import { configOf, draftOf, emptyDraft, type ServerDraft } from './mcp-server-dr
 export function McpServerForm({
   editing,
   others,
+  commandsAllowed,
   onSave,
   onCancel,
 }: {
   editing: McpServerConfig | null;
   others: McpServerConfig[];
+  /** Whether a command may be added or changed here: at the machine, not in the browser host. */
+  commandsAllowed: boolean;
   /** Resolves with main's refusal, or null once saved. */
   onSave: (config: McpServerConfig) => Promise<string | null>;
   onCancel: () => void;
 }) {
-  const [draft, setDraft] = useState<ServerDraft>(editing ? draftOf(editing) : emptyDraft);
+  const [draft, setDraft] = useState<ServerDraft>(
+    editing ? draftOf(editing) : commandsAllowed ? emptyDraft : { ...emptyDraft, transport: 'http' },
+  );
+  const commandLocked = !commandsAllowed;
   const [error, setError] = useState<string | null>(null);
   const change = (patch: Partial<ServerDraft>) => setDraft({ ...draft, ...patch });
   const submit = async () => {
@@ -45,6 +51,7 @@ export function McpServerForm({
             type="radio"
             name="transport"
             checked={draft.transport === 'stdio'}
+            disabled={commandLocked && editing?.transport !== 'stdio'}
             onChange={() => change({ transport: 'stdio' })}
           />
           A program on this computer (stdio)
@@ -54,13 +61,20 @@ export function McpServerForm({
             type="radio"
             name="transport"
             checked={draft.transport === 'http'}
+            disabled={commandLocked && editing?.transport === 'stdio'}
             onChange={() => change({ transport: 'http' })}
           />
           A server at a URL (HTTP)
         </label>
       </fieldset>
+      {commandLocked && (
+        <p className="field-note" data-testid="mcp-command-locked">
+          {mcpCommandRefusal}
+        </p>
+      )}
       {draft.transport === 'stdio' ? (
-        <>
+        <fieldset className="mcp-command" disabled={commandLocked}>
+          <legend className="visually-hidden">The program</legend>
           <label className="field">
             <span>Command</span>
             <input
@@ -89,7 +103,7 @@ export function McpServerForm({
               onChange={(event) => change({ env: event.target.value })}
             />
           </label>
-        </>
+        </fieldset>
       ) : (
         <label className="field">
           <span>URL</span>

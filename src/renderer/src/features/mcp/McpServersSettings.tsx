@@ -25,8 +25,9 @@ export function McpServersSettings() {
   }, [view]);
 
   const servers = view?.servers ?? [];
-  const saveList = async (list: McpServerConfig[]) => {
-    const refusal = await save(list);
+  const commandsAllowed = view?.commandsAllowed ?? false;
+  const saveList = async (list: McpServerConfig[], confirm?: string[]) => {
+    const refusal = await save(list, confirm);
     setError(refusal);
     return refusal;
   };
@@ -56,6 +57,8 @@ export function McpServersSettings() {
               key={server.id}
               server={server}
               status={view?.statuses.find((status) => status.id === server.id) ?? null}
+              unconfirmed={view?.unconfirmed.find((entry) => entry.id === server.id)?.reason ?? null}
+              onConfirm={commandsAllowed ? () => void saveList(servers, [server.id]) : null}
               onEdit={() => setEditing({ id: server.id })}
               onRemove={() => void saveList(servers.filter((other) => other.id !== server.id))}
               onToolMode={(tool, include) => toolMode(server, tool, include)}
@@ -68,6 +71,7 @@ export function McpServersSettings() {
           key={editing.id ?? 'new'}
           editing={edited}
           others={servers.filter((server) => server.id !== editing.id)}
+          commandsAllowed={commandsAllowed}
           onSave={async (config) => {
             const refusal = await saveList(replace(config));
             if (!refusal) setEditing(null);

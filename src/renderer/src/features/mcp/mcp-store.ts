@@ -8,8 +8,8 @@ interface McpState {
   error: string | null;
   saving: boolean;
   load(): Promise<void>;
-  /** Saves the whole list; resolves with main's refusal in a sentence, or null. */
-  save(servers: McpServerConfig[]): Promise<string | null>;
+  /** Saves the whole list (confirming the commands of `confirm`); resolves with main's refusal, or null. */
+  save(servers: McpServerConfig[], confirm?: string[]): Promise<string | null>;
   /** Follows the servers' states while Settings shows them; returns the function that stops. */
   watch(): () => void;
 }
@@ -26,10 +26,10 @@ export const useMcpStore = create<McpState>((set, get) => ({
       set({ error: describeError(error) });
     }
   },
-  async save(servers) {
+  async save(servers, confirm) {
     set({ saving: true });
     try {
-      set({ view: await kasten.mcp.configure({ servers }), error: null });
+      set({ view: await kasten.mcp.configure({ servers, confirm }), error: null });
       // Servers start when their tools are first wanted: asking for them now shows at once whether they work.
       void kasten.tools.list().then(
         () => get().load(),
