@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { McpHttpServerConfig, McpStdioServerConfig } from '../../src/shared/mcp-domain';
@@ -59,13 +60,23 @@ export async function startHttpTestServer(id: string, env: NodeJS.ProcessEnv = {
   };
 }
 
-/** Whether a process with this pid exists (a reaped child no longer does). */
+/** Whether a process with this pid exists and is not a zombie (a reaped child no longer exists). */
 export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // An orphan killed in a container whose first process does not reap stays a zombie: it runs no more.
+  const stat = process.platform === 'linux' ? readProcStat(pid) : null;
+  return stat === null || !/\) Z /.test(stat);
+}
+
+function readProcStat(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
   }
 }
 
