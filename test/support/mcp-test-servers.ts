@@ -8,6 +8,11 @@ import type { McpHttpServerConfig, McpStdioServerConfig } from '../../src/shared
 /** The test MCP server, run with the same Node as the tests. */
 export const testServerScript = join(import.meta.dirname, 'mcp-test-server.mjs');
 
+/** What every test server's settings hold: enabled, its tools always offered. */
+function serverBasics(id: string) {
+  return { id, name: id, enabled: true, include: 'always' as const, tools: {} };
+}
+
 /** A stdio server running the test server with `flags`. */
 export function stdioTestServer(
   id: string,
@@ -15,16 +20,21 @@ export function stdioTestServer(
   more: Partial<McpStdioServerConfig> = {},
 ): McpStdioServerConfig {
   return {
-    id,
-    name: id,
-    enabled: true,
-    include: 'always',
-    tools: {},
+    ...serverBasics(id),
     transport: 'stdio',
     command: process.execPath,
     args: [testServerScript, ...flags],
     env: {},
     ...more,
+  };
+}
+
+/** An HTTP server's settings, its tools always offered, at `/mcp` on a port of 127.0.0.1. */
+export function httpServerConfig(id: string, port: number): McpHttpServerConfig {
+  return {
+    ...serverBasics(id),
+    transport: 'http',
+    url: `http://127.0.0.1:${port}/mcp`,
   };
 }
 
@@ -43,15 +53,7 @@ export async function startHttpTestServer(id: string, env: NodeJS.ProcessEnv = {
   const [line] = (await once(lines, 'line')) as [string];
   const port = Number(/^listening (\d+)$/.exec(line)?.[1]);
   return {
-    config: {
-      id,
-      name: id,
-      enabled: true,
-      include: 'always',
-      tools: {},
-      transport: 'http',
-      url: `http://127.0.0.1:${port}/mcp`,
-    },
+    config: httpServerConfig(id, port),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill();

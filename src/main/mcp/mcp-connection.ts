@@ -1,7 +1,7 @@
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig, McpServerState, McpServerStatus } from '../../shared/mcp-domain';
 import { callFailure, serverLoss, type CallOutcome } from './mcp-call-failure';
-import { exitDescription, seconds, startFailure } from './mcp-failures';
+import { exitDescription, exitHow, isOversized, seconds, startFailure } from './mcp-failures';
 import { closeSession, connectSession, openSession, type ListedTool, type McpSession } from './mcp-session';
 
 /** How long Kasten waits for MCP servers, and how long it leaves a failed one alone. */
@@ -125,7 +125,8 @@ export class McpConnection {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(resolve, startMs, 'timeout')));
     try {
-      const outcome = await Promise.race([connectSession(session, this.config, startMs), deadline]);
+      const connected = connectSession(session, this.config, startMs, this.timeouts.callMs);
+      const outcome = await Promise.race([connected, deadline]);
       if (outcome === 'timeout') throw new McpError(ErrorCode.RequestTimeout, 'start timed out');
     } catch (error) {
       return this.startFailed(session, error);
@@ -164,8 +165,9 @@ export class McpConnection {
   /** An HTTP stream broke: take the server for gone, so calls fail now rather than at their timeout. */
   private streamCut(session: McpSession): void {
     if (this.session !== session || this.state !== 'ready') return;
-    session.lost = 'the connection to it was cut';
-    this.drop(session, 'crashed', 'the connection to the server was cut');
+    const oversized = isOversized(session.transportError);
+    session.lost = oversized ? exitHow(null, session.transportError) : 'the connection to it was cut';
+    this.drop(session, 'crashed', oversized ? session.lost : 'the connection to the server was cut');
     for (const call of session.calls) call.abort();
   }
 

@@ -4,7 +4,8 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../../shared/mcp-domain';
 import { version } from '../version';
 import { isOversized } from './mcp-failures';
-import { WatchedStdioTransport } from './mcp-stdio-transport';
+import { cappedFetch, replyDeadlineWords } from './mcp-http-fetch';
+import { maxStdioMessageBytes, WatchedStdioTransport } from './mcp-stdio-transport';
 
 /** A tool as the server lists it. */
 export interface ListedTool {
@@ -87,21 +88,36 @@ export function openSession(config: McpServerConfig, events: SessionEvents): Mcp
     session.strayOutput++;
     // After refusing an oversized message the transport reads its tail as garbage; the refusal explains more.
     if (!isOversized(session.transportError)) session.transportError = error;
-    if (error.message.startsWith('SSE stream disconnected')) events.streamCut();
+    // A stream Kasten cut at its deadline belongs to a call that already timed out; the server may be fine.
+    const cutByDeadline = error.message.includes(replyDeadlineWords);
+    if (error.message.startsWith('SSE stream disconnected') && !cutByDeadline) events.streamCut();
   };
   return session;
 }
 
-/** Connects (spawn or first request, then `initialize`) and lists the tools, each step within `timeout`. */
+/**
+ * Connects (spawn or first request, then `initialize`) and lists the tools, each step within `timeout`;
+ * no reply from an HTTP server is read for longer than `replyMs` (a call's timeout).
+ */
 export async function connectSession(
   session: McpSession,
   config: McpServerConfig,
   timeout: number,
+  replyMs: number,
 ): Promise<void> {
   const transport =
     session.stdio ??
     (config.transport === 'http'
-      ? new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } })
+      ? new StreamableHTTPClientTransport(new URL(config.url), {
+          requestInit: { headers: config.headers },
+          fetch: cappedFetch({
+            maxBytes: maxStdioMessageBytes,
+            maxMs: replyMs,
+            cut: (error) => {
+              if (isOversized(error)) session.transportError = error;
+            },
+          }),
+        })
       : null);
   if (!transport) throw new Error('no transport for this server');
   await session.client.connect(transport, { timeout });
