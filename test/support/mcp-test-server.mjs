@@ -1,5 +1,5 @@
 // A small MCP server for the tests, run with plain `node`. Flags: --garbage, --no-initialize,
-// --crash-on-start, --http <port> (0 picks a free port; the port is printed as "listening <port>").
+// --crash-on-start, --many-tools <n>, --http <port> (0 picks a free port; the port is printed as "listening <port>").
 // With MCP_TEST_START_LOG set, each start appends its pid to that file; with MCP_TEST_CALL_LOG, `slow` logs its calls.
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
@@ -116,11 +116,38 @@ async function serveHttp(port) {
   });
 }
 
+/** Speaks MCP by hand, for lists the SDK's server would take long to build: `count` tools named tool_<n>. */
+async function manyTools(count) {
+  const { createInterface } = await import('node:readline');
+  const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  const schema = { type: 'object', properties: { text: { type: 'string', description: 'Any text.' } } };
+  const tools = Array.from({ length: count }, (_, index) => ({
+    name: `tool_${index}`,
+    description: `Tool number ${index}.`,
+    inputSchema: schema,
+  }));
+  for await (const line of createInterface({ input: process.stdin })) {
+    const { id, method, params } = JSON.parse(line);
+    if (id === undefined) continue;
+    if (method === 'initialize') {
+      const serverInfo = { name: 'many-tools', version: '1.0.0' };
+      send({
+        id,
+        result: { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo },
+      });
+    } else if (method === 'tools/list') send({ id, result: { tools } });
+    else send({ id, result: { content: [{ type: 'text', text: `called ${params.name}` }] } });
+  }
+}
+
 const httpAt = flags.indexOf('--http');
+const manyAt = flags.indexOf('--many-tools');
 if (process.env.MCP_TEST_START_LOG) appendFileSync(process.env.MCP_TEST_START_LOG, `${process.pid}\n`);
 if (flags.includes('--crash-on-start')) {
   process.stderr.write('starting the test server\nfatal: the database file is locked\n');
   process.exit(1);
+} else if (manyAt >= 0) {
+  await manyTools(Number(flags[manyAt + 1]));
 } else if (httpAt >= 0) {
   await serveHttp(Number(flags[httpAt + 1] ?? 0));
 } else {

@@ -16,7 +16,8 @@ export interface McpTimeouts {
 
 export const defaultMcpTimeouts: McpTimeouts = { startMs: 10_000, callMs: 60_000, coolDownMs: 30_000 };
 
-export type ToolsOutcome = { ok: true; tools: ListedTool[] } | { ok: false; message: string };
+export type ToolsOutcome =
+  { ok: true; tools: ListedTool[]; notice: string | null } | { ok: false; message: string };
 
 /** One configured MCP server: started on demand, watched for crashes, restarted after a cool-down. */
 export class McpConnection {
@@ -58,7 +59,7 @@ export class McpConnection {
   /** The server's tools, starting it when needed; within the cool-down a failure is reported, not retried. */
   tools(): Promise<ToolsOutcome> {
     const ready = this.state === 'ready' ? this.session : null;
-    if (ready) return Promise.resolve({ ok: true, tools: ready.tools });
+    if (ready) return Promise.resolve({ ok: true, tools: ready.tools, notice: ready.listingNotice });
     if (this.starting) return this.starting;
     const resting = this.state === 'failed' || this.state === 'crashed';
     if (this.disposed || (resting && this.now() - this.failedAt < this.timeouts.coolDownMs)) {
@@ -136,7 +137,7 @@ export class McpConnection {
     if (this.session !== session) return { ok: false, message: 'it was stopped while starting' };
     this.startedAt = new Date(this.now()).toISOString();
     this.setState('ready', null);
-    return { ok: true, tools: session.tools };
+    return { ok: true, tools: session.tools, notice: session.listingNotice };
   }
 
   private startFailed(session: McpSession, error: unknown): ToolsOutcome {
