@@ -6,7 +6,7 @@ import { ChatStore } from '../../src/main/chat/chat-store';
 import { appMigrations, openAppDatabase } from '../../src/main/storage/app-database';
 import { openDatabase } from '../../src/main/storage/database';
 import type { MessagePart } from '../../src/shared/chat-domain';
-import { startIndexedApp } from '../support/indexed-app';
+import { startScriptedApp } from '../support/indexed-app';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
 
@@ -31,15 +31,8 @@ describe('an answer is saved part by part', () => {
         BEGIN INSERT INTO part_writes VALUES (new.message_id, new.position); END;
     `);
     db.close();
-    app = await startIndexedApp(workspace.dataDir, workspace.vault, {
-      // A window that holds 250 calls a step: this test is about saving, not fitting.
-      model: {
-        provider: 'openai-compatible',
-        baseUrl: `${server.url}/v1`,
-        model: 'scripted-model',
-        contextWindow: 1_000_000,
-      },
-    });
+    // A window that holds 250 calls a step: this test is about saving, not fitting.
+    app = await startScriptedApp(workspace, server.url, 1_000_000);
   });
   afterEach(async () => {
     await app.dispose();

@@ -1,10 +1,13 @@
 import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messageText } from '../../src/shared/chat-domain';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { startIndexedApp } from '../support/indexed-app';
+import { isRunning, stdioTestServer } from '../support/mcp-test-servers';
 import { tempWorkspace, waitFor } from '../support/temp-vault';
 
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'kasten.js');
@@ -138,4 +141,36 @@ describe('kasten summarize', () => {
     expect(failed).toMatchObject({ code: 1 });
     expect((failed as { stdout: string }).stdout).toMatch(/3 failed: .*\.md: .*(key|401)/i);
   });
+});
+
+describe('a stdio MCP server when the host exits', () => {
+  it('ends with the kasten CLI, with what it started, when a second SIGTERM makes the CLI exit at once', async () => {
+    const setup = await startIndexedApp(workspace.dataDir, workspace.vault);
+    await setup.handlers['mcp:configure']({ servers: [stdioTestServer('kit')] });
+    await setup.dispose();
+    server.script((_request, index) =>
+      index === 0
+        ? { toolCalls: [{ name: 'mcp__kit__orphans', arguments: { dir: workspace.base } }] }
+        : { text: 'and then '.repeat(100_000), chunkSize: 9, delayMs: 2 },
+    );
+    const cli = spawn(process.execPath, askArguments('Start the orphans.'), {
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
+    const exited = once(cli, 'exit');
+    const pidFiles = ['grouped', 'escaped'].map((name) => join(workspace.base, `${name}.pid`));
+    await waitFor(
+      () => server.chatRequests.length >= 2 || cli.exitCode !== null,
+      30_000,
+      'the second request',
+    );
+    const pids = pidFiles.map((file) => (existsSync(file) ? Number(readFileSync(file, 'utf8')) : 0));
+    expect(pids.every((pid) => pid > 0 && isRunning(pid))).toBe(true);
+
+    cli.kill('SIGTERM');
+    cli.kill('SIGTERM');
+    await exited;
+
+    await waitFor(() => !pids.some(isRunning), 5_000, 'the orphans gone');
+    expect(pids.filter(isRunning)).toEqual([]);
+  }, 60_000);
 });

@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
 import type { ChatMessage, ToolCallPart } from '../../src/shared/chat-domain';
 import { atMachine } from '../../src/main/hosts/dispatch';
-import { startIndexedApp } from '../support/indexed-app';
+import { startScriptedApp } from '../support/indexed-app';
 import { stdioTestServer } from '../support/mcp-test-servers';
+import { startScriptedMcpServer } from '../support/scripted-mcp-http-server';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
 
@@ -14,9 +15,7 @@ let app: KastenApp;
 beforeEach(async () => {
   workspace = tempWorkspace('chat');
   server = await startScriptedModelServer();
-  app = await startIndexedApp(workspace.dataDir, workspace.vault, {
-    model: { provider: 'openai-compatible', baseUrl: `${server.url}/v1`, model: 'scripted-model' },
-  });
+  app = await startScriptedApp(workspace, server.url);
 });
 afterEach(async () => {
   await app.dispose();
@@ -113,5 +112,47 @@ describe('an MCP server in a chat', () => {
     const add = second.requests[0]!.items.find((item) => item.label === 'mcp__kit__add')!;
     expect(add).toMatchObject({ include: 'agent' });
     expect(add.score).toBeGreaterThan(0);
+  });
+
+  it('40 MCP tools in every request of an 8k window: the answer comes, the tools that do not fit are left out and named', async () => {
+    const property = (index: number) => [
+      `field_${index}`,
+      { type: 'string', description: `The ${index}th field of the record, as the archive spells it.` },
+    ];
+    const schema = {
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 8 }, (_, i) => property(i))),
+    };
+    const big = await startScriptedMcpServer('big', {
+      tools: () =>
+        Array.from({ length: 40 }, (_, index) => ({
+          name: `lookup_${index}`,
+          description: `Looks up records of kind ${index} in the archive and returns them as a table.`,
+          inputSchema: schema,
+        })),
+    });
+    try {
+      await app.dispose();
+      app = await startScriptedApp(workspace, server.url, 8192);
+      await app.handlers['mcp:configure']({ servers: [big.config] });
+      server.script([{ text: 'Answered within the window.' }]);
+
+      const answer = await ask('Hello.');
+
+      expect(answer.status, answer.error ?? '').toBe('complete');
+      const [request] = answer.requests;
+      const sentTools = offered(0).filter((name) => name.startsWith('mcp__big__'));
+      const leftOut = request!.dropped.filter((item) => item.kind === 'tools');
+      expect(sentTools.length).toBeLessThan(40);
+      expect(sentTools.length + leftOut.length).toBe(40);
+      expect(leftOut[0]).toMatchObject({ include: 'always', reason: expect.stringMatching(/^over budget/) });
+      expect(request!.notices.join(' ')).toContain(
+        `Left out of this request for lack of room: ${leftOut.length} tools (${leftOut[0]!.label}`,
+      );
+      expect(offered(0)).toContain('search_notes');
+      expect(request!.estimated).toBeLessThanOrEqual(request!.usable);
+    } finally {
+      await big.stop();
+    }
   });
 });

@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { toolCatalog } from '../../src/main/items/tool-catalog';
 import { McpServers, type McpServersOptions } from '../../src/main/mcp/mcp-servers';
 import { isRunning, stdioTestServer, waitFor } from '../support/mcp-test-servers';
 
@@ -212,5 +214,25 @@ describe('MCP servers that misbehave', () => {
     expect(notObject).toEqual({ ok: false, output: 'The arguments of mcp__files__echo must be an object.' });
     expect(invalid.ok).toBe(false);
     expect(invalid.output).toContain('trust="untrusted"');
+  });
+
+  it('takes the first 128 of 60,000 listed tools and says so, the host answering timers all the while', async () => {
+    manager();
+    await servers.configure([stdioTestServer('crowd', ['--many-tools', '60000'])]);
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+
+    const { tools, notices } = await servers.tools(never);
+    const catalog = toolCatalog([], {}, tools);
+    const call = await servers.call('mcp__crowd__tool_127', {}, never);
+    delay.disable();
+
+    console.log(`60,000 tools listed: longest event-loop stall ${(delay.max / 1e6).toFixed(0)} ms`);
+    expect(tools.map((tool) => tool.tool)).toEqual(
+      Array.from({ length: 128 }, (_, index) => `tool_${index}`),
+    );
+    expect(catalog).toHaveLength(128);
+    expect(notices).toEqual(['MCP server “crowd” lists 60,000 tools; Kasten uses the first 128.']);
+    expect(call.output).toContain('called tool_127');
   });
 });

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -156,5 +158,87 @@ describe('MCP servers', () => {
     expect(await servers.tools(never)).toEqual({ tools: [], notices: [] });
     expect(servers.statuses()).toMatchObject([{ id: 'off', state: 'stopped' }]);
     expect(() => starts()).toThrow(/ENOENT/);
+  });
+});
+
+const processGroup = join(import.meta.dirname, '..', '..', 'src', 'main', 'mcp', 'mcp-process-group.ts');
+
+/**
+ * A host in a child Node process: it starts a server process in a group of its own, as the stdio
+ * transport does, which starts a process in a session of its own; then the host exits without closing it.
+ */
+const abandoningHost = `
+const { spawn } = await import('node:child_process');
+const { existsSync, writeFileSync } = await import('node:fs');
+const { ServerProcesses } = await import(process.env.PROCESS_GROUP);
+const processes = new ServerProcesses();
+const stubborn = "process.on('SIGHUP', () => {}); process.on('SIGTERM', () => {}); setInterval(() => {}, 60000);";
+const grandchild = stubborn + "require('node:fs').writeFileSync(process.env.GRANDCHILD_FILE, String(process.pid));";
+const start = stubborn + "require('node:child_process').spawn(process.execPath, ['-e', " + JSON.stringify(grandchild) + "], { detached: true, stdio: 'ignore' }).unref();";
+const env = { ...process.env, ...processes.environment() };
+const server = spawn(process.execPath, ['-e', start], { detached: true, stdio: 'ignore', env });
+processes.started(server.pid);
+while (!existsSync(process.env.GRANDCHILD_FILE)) await new Promise((resolve) => setTimeout(resolve, 10));
+writeFileSync(process.env.SERVER_FILE, String(server.pid));
+process.exit(0);
+`;
+
+/** The pids of the two processes the `orphans` tool starts: one in the server's group, one in its own session. */
+async function orphans(): Promise<number[]> {
+  await servers.tools(never);
+  const { ok, output } = await servers.call('mcp__kit__orphans', { dir }, never);
+  expect(ok, output).toBe(true);
+  const pids = /^(\d+) (\d+)$/m.exec(output)!.slice(1).map(Number);
+  expect(pids.every(isRunning)).toBe(true);
+  return pids;
+}
+
+describe('the processes of a stdio MCP server', () => {
+  it('removing the server ends what it started, also a process that left its group and ignores SIGHUP and SIGTERM', async () => {
+    await servers.configure([stdioTestServer('kit')]);
+    const pids = await orphans();
+
+    await servers.configure([]);
+
+    expect(pids.filter(isRunning)).toEqual([]);
+  });
+
+  it('disposing of the servers ends what they started', async () => {
+    await servers.configure([stdioTestServer('kit')]);
+    const pids = await orphans();
+
+    await servers.dispose();
+
+    expect(pids.filter(isRunning)).toEqual([]);
+  });
+
+  it('a server sees no API key or token from the environment Kasten runs with, only the configured ones', async () => {
+    const inherited = ['KASTEN_TEST_API_KEY', 'OPENAI_API_KEY', 'GITHUB_TOKEN'];
+    for (const name of inherited) process.env[name] = 'secret';
+    try {
+      await servers.configure([stdioTestServer('kit', [], { env: { GIVEN_TOKEN: 'configured' } })]);
+      await servers.tools(never);
+      const { output } = await servers.call('mcp__kit__env_names', {}, never);
+      const names = output.split('\n');
+
+      expect(names.filter((name) => /_API_KEY$|_TOKEN$/.test(name))).toEqual(['GIVEN_TOKEN']);
+      expect(names).toContain('PATH');
+    } finally {
+      for (const name of inherited) delete process.env[name];
+    }
+  });
+
+  it('the host exiting without closing a server ends it and what it started, in its last moment', async () => {
+    const files = { SERVER_FILE: join(dir, 'server.pid'), GRANDCHILD_FILE: join(dir, 'grandchild.pid') };
+    const env = { ...process.env, PROCESS_GROUP: processGroup, ...files };
+    const host = spawn(process.execPath, ['--input-type=module', '-e', abandoningHost], {
+      env,
+      stdio: 'inherit',
+    });
+    const [code] = (await once(host, 'exit')) as [number];
+    const pids = [files.SERVER_FILE, files.GRANDCHILD_FILE].map((file) => Number(readFileSync(file, 'utf8')));
+
+    expect(code).toBe(0);
+    expect(pids.filter(isRunning)).toEqual([]);
   });
 });

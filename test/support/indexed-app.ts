@@ -36,3 +36,19 @@ export async function startIndexedApp(
   }
   return app;
 }
+
+/** The app on the scripted model server at `modelUrl`, with `contextWindow` set (null: the server's). */
+export function startScriptedApp(
+  workspace: { dataDir: string; vault: string },
+  modelUrl: string,
+  contextWindow: number | null = null,
+): Promise<KastenApp> {
+  return startIndexedApp(workspace.dataDir, workspace.vault, {
+    model: {
+      provider: 'openai-compatible',
+      baseUrl: `${modelUrl}/v1`,
+      model: 'scripted-model',
+      contextWindow,
+    },
+  });
+}

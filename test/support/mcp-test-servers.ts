@@ -1,11 +1,17 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { McpHttpServerConfig, McpStdioServerConfig } from '../../src/shared/mcp-domain';
 
 /** The test MCP server, run with the same Node as the tests. */
 export const testServerScript = join(import.meta.dirname, 'mcp-test-server.mjs');
+
+/** What every test server's settings hold: enabled, its tools always offered. */
+function serverBasics(id: string) {
+  return { id, name: id, enabled: true, include: 'always' as const, tools: {} };
+}
 
 /** A stdio server running the test server with `flags`. */
 export function stdioTestServer(
@@ -14,16 +20,21 @@ export function stdioTestServer(
   more: Partial<McpStdioServerConfig> = {},
 ): McpStdioServerConfig {
   return {
-    id,
-    name: id,
-    enabled: true,
-    include: 'always',
-    tools: {},
+    ...serverBasics(id),
     transport: 'stdio',
     command: process.execPath,
     args: [testServerScript, ...flags],
     env: {},
     ...more,
+  };
+}
+
+/** An HTTP server's settings, its tools always offered, at `/mcp` on a port of 127.0.0.1. */
+export function httpServerConfig(id: string, port: number): McpHttpServerConfig {
+  return {
+    ...serverBasics(id),
+    transport: 'http',
+    url: `http://127.0.0.1:${port}/mcp`,
   };
 }
 
@@ -42,15 +53,7 @@ export async function startHttpTestServer(id: string, env: NodeJS.ProcessEnv = {
   const [line] = (await once(lines, 'line')) as [string];
   const port = Number(/^listening (\d+)$/.exec(line)?.[1]);
   return {
-    config: {
-      id,
-      name: id,
-      enabled: true,
-      include: 'always',
-      tools: {},
-      transport: 'http',
-      url: `http://127.0.0.1:${port}/mcp`,
-    },
+    config: httpServerConfig(id, port),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill();
@@ -59,13 +62,23 @@ export async function startHttpTestServer(id: string, env: NodeJS.ProcessEnv = {
   };
 }
 
-/** Whether a process with this pid exists (a reaped child no longer does). */
+/** Whether a process with this pid exists and is not a zombie (a reaped child no longer exists). */
 export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // An orphan killed in a container whose first process does not reap stays a zombie: it runs no more.
+  const stat = process.platform === 'linux' ? readProcStat(pid) : null;
+  return stat === null || !/\) Z /.test(stat);
+}
+
+function readProcStat(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
   }
 }
 

@@ -211,6 +211,7 @@ export class RequestPlanner {
     const latest = options.records.compactions(options.sessionId).at(-1);
     const includes = new Map(options.toolIncludes);
     for (const entry of extras?.tools ?? []) includes.set(entry.tool.name, entry.include);
+    const optional = new Set(extras?.tools.filter((entry) => entry.optional).map((entry) => entry.tool.name));
     const items = [...options.items, ...(extras?.items ?? [])];
     // Citation guidance once the model was given numbered notes it did not ask for, or searched (linked
     // notes carry a line of their own, so that the draft's share of the meter holds all it adds).
@@ -232,6 +233,7 @@ export class RequestPlanner {
       tools: toolSchemasOf(this.fixedTools()).map((schema) => ({
         ...schema,
         include: includes.get(schema.name) ?? 'always',
+        optional: optional.has(schema.name),
       })),
       items,
       unchosen: extras?.unchosen,

@@ -2,7 +2,7 @@ import type { LlmMessage } from '../llm/llm-types';
 import { planBudget, type Budget } from './budget';
 import { calibrated } from './calibration';
 import { planCompaction, type CompactionPlan } from './compaction-plan';
-import { selectItems } from './context-items';
+import { overBudget, selectItems } from './context-items';
 import type { ContextOptions } from './context-options';
 import { contextKinds } from '../../shared/context-domain';
 import type { AssembleInput, ContextKind, DroppedItem, RequestItem } from './context-types';
@@ -47,23 +47,23 @@ export function assembleRequest(
   const { raw } = budget;
   const notices: string[] = [];
 
-  const fixedTools = (input.tools ?? []).map((schema) => ({
+  const offeredTools = (input.tools ?? []).map((schema) => ({
     schema,
     include: schema.include ?? ('always' as const),
     score: undefined as number | undefined,
     tokens: counter.tool(schema),
   }));
-  const toolTokens = fixedTools.reduce((sum, tool) => sum + tool.tokens, 0);
+  const ownTools = offeredTools.filter((tool) => !tool.schema.optional);
+  const ownTokens = ownTools.reduce((sum, tool) => sum + tool.tokens, 0);
   const systemFor = (names: readonly string[]) =>
     typeof input.system === 'string' ? input.system : input.system(names);
   const reminders = input.reminders ?? [];
   const agentPrompt = input.agentPrompt?.trim() ? input.agentPrompt.trim() : null;
-  const fixedSystemTokens = counter.text(systemFor(fixedTools.map((tool) => tool.schema.name)));
-  const base =
+  const fixedSystemTokens = counter.text(systemFor(ownTools.map((tool) => tool.schema.name)));
+  const baseWithoutTools =
     messageOverhead +
     replyPriming +
     fixedSystemTokens +
-    toolTokens +
     (agentPrompt ? messageOverhead + counter.text(agentPromptMessage(agentPrompt)) : 0) +
     messageOverhead +
     counter.text(input.current.text) +
@@ -72,6 +72,31 @@ export function assembleRequest(
   const turnTokens = (steps: ReturnType<typeof prepare>) => steps.reduce((sum, step) => sum + step.tokens, 0);
   // Only `hybrid` masks this turn's tool results; the others send them as they are.
   const smallestTurn = prepare(strategy === 'hybrid');
+  // MCP tools in every request fit the share for tools and items like the items do (the user's own
+  // picks first), and never push a request over; Kasten's own tools are always sent.
+  const toolRoom = Math.min(
+    raw.context - ownTokens,
+    raw.usable - baseWithoutTools - ownTokens - turnTokens(smallestTurn),
+  );
+  const optionalTools = offeredTools
+    .filter((tool) => tool.schema.optional)
+    .sort((a, b) => Number(a.include === 'always') - Number(b.include === 'always'));
+  const keptTools: typeof offeredTools = [];
+  const droppedTools: DroppedItem[] = [];
+  let optionalTokens = 0;
+  for (const tool of optionalTools) {
+    if (optionalTokens + tool.tokens <= toolRoom) {
+      keptTools.push(tool);
+      optionalTokens += tool.tokens;
+      continue;
+    }
+    const { schema, include, tokens } = tool;
+    droppedTools.push({ kind: 'tools', label: schema.name, include, tokens, reason: overBudget });
+  }
+  if (droppedTools.length > 0) notices.push(toolsLeftOut(droppedTools.map((tool) => tool.label)));
+  const fixedTools = [...ownTools, ...keptTools];
+  const toolTokens = ownTokens + optionalTokens;
+  const base = baseWithoutTools + toolTokens;
   const offered = input.items ?? [];
   const selection = selectItems(
     offered,
@@ -188,7 +213,7 @@ export function assembleRequest(
     system: packed.system,
     messages: packed.messages,
     items: packed.items,
-    dropped: [...(input.unchosen ?? []), ...selection.dropped],
+    dropped: [...(input.unchosen ?? []), ...droppedTools, ...selection.dropped],
     parts,
     estimate: { raw: packed.tokens, calibrated: calibrated(packed.tokens, ratio), ratio },
     budget,
@@ -203,4 +228,12 @@ export function assembleRequest(
     overflow,
     notices,
   };
+}
+
+/** "Left out of this request for lack of room: 3 tools (a, b, c)." — at most five names. */
+function toolsLeftOut(names: readonly string[]): string {
+  const shown = names.slice(0, 5).join(', ');
+  const more = names.length > 5 ? ` and ${names.length - 5} more` : '';
+  const what = names.length === 1 ? 'tool' : 'tools';
+  return `Left out of this request for lack of room: ${names.length} ${what} (${shown}${more}).`;
 }

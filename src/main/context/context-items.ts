@@ -39,7 +39,7 @@ export interface SelectionLimits {
 
 type Choice = Pick<PlacedItem, 'text' | 'tokens' | 'form'>;
 
-const overBudget = 'over budget: the share of the window for rules, tools and notes is used up';
+export const overBudget = 'over budget: the share of the window for rules, tools and notes is used up';
 
 /**
  * Chooses the attachments, rules, pinned notes, references and relevant items of a request, by priority:

@@ -28,6 +28,8 @@ export interface ModelProfile {
 /** A tool offered in every request (`always`), or because the user added it to the chat (`manual`). */
 export interface OfferedTool extends ToolSchema {
   include?: 'always' | 'manual';
+  /** An MCP server's tool: sent while the share for tools and items has room for it, else left out and said. */
+  optional?: boolean;
 }
 
 /** A file attached to an earlier message, as the model is given it there: whole, or a stub when masked. */

@@ -10,8 +10,8 @@ import type { CatalogTool } from './tool-catalog';
 
 /** What one answer's requests may hold besides the conversation, decided once per answer. */
 export interface AnswerItems {
-  /** Tools in every request of the answer, with how each came in. */
-  tools: { tool: LlmTool; include: 'always' | 'manual' }[];
+  /** Tools in every request of the answer, with how each came in; MCP tools are `optional` (see OfferedTool). */
+  tools: { tool: LlmTool; include: 'always' | 'manual'; optional?: boolean }[];
   /** Rules, pinned notes and the tools chosen for the question (as items, so the budget can cap them). */
   items: ContextItemInput[];
   /** The tools that may be chosen for the question: those of `items` are sent if the budget has room. */

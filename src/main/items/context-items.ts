@@ -249,13 +249,11 @@ export class ContextItems {
     // then counts as manual here); the others by their mode.
     const addedTool = (name: string) => has('tool', name);
     const addedRule = (path: string) => has('rule', path);
-    const tools: AnswerItems['tools'] = catalog.flatMap(({ tool, info }): AnswerItems['tools'] =>
-      info.include === 'always'
-        ? [{ tool, include: 'always' as const }]
-        : addedTool(tool.name)
-          ? [{ tool, include: 'manual' as const }]
-          : [],
-    );
+    const tools: AnswerItems['tools'] = catalog.flatMap(({ tool, info }): AnswerItems['tools'] => {
+      const optional = info.source === 'mcp';
+      if (info.include === 'always') return [{ tool, include: 'always', optional }];
+      return addedTool(tool.name) ? [{ tool, include: 'manual', optional }] : [];
+    });
     const files = this.options.attachments.ofSession(sessionId);
     if (files.length > 0) tools.push({ tool: readAttachmentTool(files), include: 'always' });
 

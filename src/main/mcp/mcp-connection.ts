@@ -1,7 +1,7 @@
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig, McpServerState, McpServerStatus } from '../../shared/mcp-domain';
 import { callFailure, serverLoss, type CallOutcome } from './mcp-call-failure';
-import { exitDescription, seconds, startFailure } from './mcp-failures';
+import { exitDescription, exitHow, isOversized, seconds, startFailure } from './mcp-failures';
 import { closeSession, connectSession, openSession, type ListedTool, type McpSession } from './mcp-session';
 
 /** How long Kasten waits for MCP servers, and how long it leaves a failed one alone. */
@@ -16,7 +16,8 @@ export interface McpTimeouts {
 
 export const defaultMcpTimeouts: McpTimeouts = { startMs: 10_000, callMs: 60_000, coolDownMs: 30_000 };
 
-export type ToolsOutcome = { ok: true; tools: ListedTool[] } | { ok: false; message: string };
+export type ToolsOutcome =
+  { ok: true; tools: ListedTool[]; notice: string | null } | { ok: false; message: string };
 
 /** One configured MCP server: started on demand, watched for crashes, restarted after a cool-down. */
 export class McpConnection {
@@ -58,7 +59,7 @@ export class McpConnection {
   /** The server's tools, starting it when needed; within the cool-down a failure is reported, not retried. */
   tools(): Promise<ToolsOutcome> {
     const ready = this.state === 'ready' ? this.session : null;
-    if (ready) return Promise.resolve({ ok: true, tools: ready.tools });
+    if (ready) return Promise.resolve({ ok: true, tools: ready.tools, notice: ready.listingNotice });
     if (this.starting) return this.starting;
     const resting = this.state === 'failed' || this.state === 'crashed';
     if (this.disposed || (resting && this.now() - this.failedAt < this.timeouts.coolDownMs)) {
@@ -125,7 +126,8 @@ export class McpConnection {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(resolve, startMs, 'timeout')));
     try {
-      const outcome = await Promise.race([connectSession(session, this.config, startMs), deadline]);
+      const connected = connectSession(session, this.config, startMs, this.timeouts.callMs);
+      const outcome = await Promise.race([connected, deadline]);
       if (outcome === 'timeout') throw new McpError(ErrorCode.RequestTimeout, 'start timed out');
     } catch (error) {
       return this.startFailed(session, error);
@@ -135,7 +137,7 @@ export class McpConnection {
     if (this.session !== session) return { ok: false, message: 'it was stopped while starting' };
     this.startedAt = new Date(this.now()).toISOString();
     this.setState('ready', null);
-    return { ok: true, tools: session.tools };
+    return { ok: true, tools: session.tools, notice: session.listingNotice };
   }
 
   private startFailed(session: McpSession, error: unknown): ToolsOutcome {
@@ -164,8 +166,9 @@ export class McpConnection {
   /** An HTTP stream broke: take the server for gone, so calls fail now rather than at their timeout. */
   private streamCut(session: McpSession): void {
     if (this.session !== session || this.state !== 'ready') return;
-    session.lost = 'the connection to it was cut';
-    this.drop(session, 'crashed', 'the connection to the server was cut');
+    const oversized = isOversized(session.transportError);
+    session.lost = oversized ? exitHow(null, session.transportError) : 'the connection to it was cut';
+    this.drop(session, 'crashed', oversized ? session.lost : 'the connection to the server was cut');
     for (const call of session.calls) call.abort();
   }
 

@@ -1,6 +1,7 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../../shared/mcp-domain';
+import { ReplyCut } from './mcp-http-fetch';
 import { maxStdioMessageBytes, type WatchedStdioTransport } from './mcp-stdio-transport';
 
 const oversized = `sent a message larger than ${maxStdioMessageBytes / 1024 / 1024} MB`;
@@ -51,6 +52,7 @@ const networkWords: Record<string, string> = {
 
 /** Whether the transport gave up on a message too large to read (it then closes the connection). */
 export function isOversized(error: unknown): boolean {
+  if (error instanceof ReplyCut) return error.reason === 'oversized';
   return error instanceof Error && error.message.includes('ReadBuffer exceeded');
 }
 

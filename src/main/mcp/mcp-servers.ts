@@ -107,8 +107,10 @@ export class McpServers {
     const list: McpToolList = { tools: [], notices: [] };
     for (const connection of enabled) {
       const outcome = settled.get(connection);
-      if (outcome?.ok) list.tools.push(...outcome.tools.map((tool) => this.offered(connection.config, tool)));
-      else if (!signal?.aborted) list.notices.push(this.notice(connection, outcome));
+      if (outcome?.ok) {
+        list.tools.push(...outcome.tools.map((tool) => this.offered(connection.config, tool)));
+        if (outcome.notice) list.notices.push(outcome.notice);
+      } else if (!signal?.aborted) list.notices.push(this.notice(connection, outcome));
     }
     return list;
   }

@@ -1,27 +1,22 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../../shared/mcp-domain';
 import { version } from '../version';
 import { isOversized } from './mcp-failures';
-import { WatchedStdioTransport } from './mcp-stdio-transport';
+import { listTools, type ListedTool } from './mcp-tool-listing';
+import { cappedFetch, replyDeadlineWords } from './mcp-http-fetch';
+import { maxStdioMessageBytes, WatchedStdioTransport } from './mcp-stdio-transport';
 
-/** A tool as the server lists it. */
-export interface ListedTool {
-  name: string;
-  description: string;
-  /** JSON Schema of the arguments, as the server gave it. */
-  inputSchema: Record<string, unknown>;
-}
-
-/** More pages than this in a tool list is a server stuck in a loop. */
-const maxToolPages = 20;
+export type { ListedTool } from './mcp-tool-listing';
 
 /** One run of a server: the SDK client, its transport and what was seen on it. */
 export interface McpSession {
   client: Client;
   stdio: WatchedStdioTransport | null;
   tools: ListedTool[];
+  /** Set when the server lists more tools than Kasten takes. */
+  listingNotice: string | null;
   /** Set when Kasten closes the session itself, so its end is not taken for a crash. */
   closing: boolean;
   /** Output that was not an MCP message: banners, logs on stdout, garbage. */
@@ -41,42 +36,17 @@ export interface SessionEvents {
   streamCut(): void;
 }
 
-function listed(tool: Tool): ListedTool {
-  const description = tool.description ?? '';
-  return {
-    name: tool.name,
-    description:
-      description.length > maxDescriptionChars
-        ? `${description.slice(0, maxDescriptionChars)}…`
-        : description,
-    inputSchema: tool.inputSchema,
-  };
-}
-
-/** Tool descriptions are the server's words sent with every request; a longer one is cut. */
-const maxDescriptionChars = 4_000;
+/** How long a listing after the server said its tools changed may take. */
+const relistTimeoutMs = 10_000;
 
 /** A session not yet connected. */
 export function openSession(config: McpServerConfig, events: SessionEvents): McpSession {
   const stdio = config.transport === 'stdio' ? new WatchedStdioTransport(config) : null;
   const session: McpSession = {
-    client: new Client(
-      { name: 'kasten', version },
-      {
-        capabilities: {},
-        listChanged: {
-          tools: {
-            onChanged: (error, tools) => {
-              if (error || !tools) return;
-              session.tools = tools.map(listed);
-              events.toolsChanged();
-            },
-          },
-        },
-      },
-    ),
+    client: new Client({ name: 'kasten', version }, { capabilities: {} }),
     stdio,
     tools: [],
+    listingNotice: null,
     closing: false,
     strayOutput: 0,
     transportError: null,
@@ -87,33 +57,61 @@ export function openSession(config: McpServerConfig, events: SessionEvents): Mcp
     session.strayOutput++;
     // After refusing an oversized message the transport reads its tail as garbage; the refusal explains more.
     if (!isOversized(session.transportError)) session.transportError = error;
-    if (error.message.startsWith('SSE stream disconnected')) events.streamCut();
+    // A stream Kasten cut at its deadline belongs to a call that already timed out; the server may be fine.
+    const cutByDeadline = error.message.includes(replyDeadlineWords);
+    if (error.message.startsWith('SSE stream disconnected') && !cutByDeadline) events.streamCut();
   };
+  // Listed again through the same caps as the first time (the SDK's own refresh reads every tool).
+  let relisting: Promise<void> | null = null;
+  let again = false;
+  const relist = async (): Promise<void> => {
+    do {
+      again = false;
+      const listing = await listTools(session.client, config.name, relistTimeoutMs).catch(() => null);
+      if (listing && !session.closing) {
+        session.tools = listing.tools;
+        session.listingNotice = listing.notice;
+        events.toolsChanged();
+      }
+    } while (again);
+    relisting = null;
+  };
+  session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    if (relisting) again = true;
+    else relisting = relist();
+  });
   return session;
 }
 
-/** Connects (spawn or first request, then `initialize`) and lists the tools, each step within `timeout`. */
+/**
+ * Connects (spawn or first request, then `initialize`) and lists the tools, each step within `timeout`;
+ * no reply from an HTTP server is read for longer than `replyMs` (a call's timeout).
+ */
 export async function connectSession(
   session: McpSession,
   config: McpServerConfig,
   timeout: number,
+  replyMs: number,
 ): Promise<void> {
   const transport =
     session.stdio ??
     (config.transport === 'http'
-      ? new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } })
+      ? new StreamableHTTPClientTransport(new URL(config.url), {
+          requestInit: { headers: config.headers },
+          fetch: cappedFetch({
+            maxBytes: maxStdioMessageBytes,
+            maxMs: replyMs,
+            cut: (error) => {
+              if (isOversized(error)) session.transportError = error;
+            },
+          }),
+        })
       : null);
   if (!transport) throw new Error('no transport for this server');
   await session.client.connect(transport, { timeout });
-  const tools: ListedTool[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < maxToolPages; page++) {
-    const result = await session.client.listTools(cursor ? { cursor } : undefined, { timeout });
-    tools.push(...result.tools.map(listed));
-    cursor = result.nextCursor;
-    if (!cursor) break;
-  }
-  session.tools = tools;
+  const listing = await listTools(session.client, config.name, timeout);
+  session.tools = listing.tools;
+  session.listingNotice = listing.notice;
 }
 
 /** Closes the connection and, for a child process, returns once it is gone. Never throws. */

@@ -85,9 +85,54 @@ export function toolResultText(result: CallToolResult, limit = maxToolOutputChar
   return text.toString();
 }
 
-/** Breaks any tag that could close the wrapper early or open a fake one. */
+/** Characters a model may read as the `<` of a tag: the ASCII one and its look-alikes. */
+const openers = new Set(['<', '\uFF1C', '\uFE64', '\u2039', '\u2329', '\u3008', '\u27E8']);
+
+/** Kasten's own tags, letters and digits only: a server must neither close the wrapper nor forge these. */
+const guardedTags = [
+  'tooloutput',
+  'systemreminder',
+  'agentinstructions',
+  'conversationsummary',
+  'attachment',
+];
+
+/** How far past an opener the tag name is looked for: zero-width characters can pad it out. */
+const tagLookahead = 256;
+
+/**
+ * Whether the text after an opener spells one of Kasten's tags once normalised (NFKC, lower case) and
+ * stripped of all but letters and digits, so `</tool\u200b-output>` and `＜／ｔｏｏｌ-output＞` count too.
+ */
+function opensGuardedTag(data: string, from: number): boolean {
+  let skeleton = '';
+  let candidates = guardedTags;
+  for (let index = from; index < data.length && index - from < tagLookahead;) {
+    const code = data.codePointAt(index)!;
+    const char = String.fromCodePoint(code);
+    // The next opener starts its own check: each character is looked at once, whatever the data.
+    if (openers.has(char)) return false;
+    index += char.length;
+    const letters = (code < 0x80 ? char : char.normalize('NFKC')).toLowerCase().replace(/[^a-z0-9]/g, '');
+    if (!letters) continue;
+    skeleton += letters;
+    candidates = candidates.filter((tag) => tag.startsWith(skeleton) || skeleton.startsWith(tag));
+    if (candidates.length === 0) return false;
+    if (candidates.some((tag) => skeleton.startsWith(tag))) return true;
+  }
+  return false;
+}
+
+/** Breaks any tag, however disguised, that could close the wrapper early or open one of Kasten's own. */
 function neutralised(data: string): string {
-  return data.replace(/<(\s*\/?\s*tool-output)/gi, '&lt;$1');
+  let out = '';
+  let kept = 0;
+  for (let index = 0; index < data.length; index++) {
+    if (!openers.has(data[index]!) || !opensGuardedTag(data, index + 1)) continue;
+    out += `${data.slice(kept, index)}&lt;`;
+    kept = index + 1;
+  }
+  return out + data.slice(kept);
 }
 
 /** Keeps a label inside the wrapper's attribute: tool names come from the server. */
