@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { atMachine } from '../../src/main/hosts/dispatch';
 import { messageText } from '../../src/shared/chat-domain';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { startIndexedApp } from '../support/indexed-app';
@@ -146,7 +147,7 @@ describe('kasten summarize', () => {
 describe('a stdio MCP server when the host exits', () => {
   it('ends with the kasten CLI, with what it started, when a second SIGTERM makes the CLI exit at once', async () => {
     const setup = await startIndexedApp(workspace.dataDir, workspace.vault);
-    await setup.handlers['mcp:configure']({ servers: [stdioTestServer('kit')] });
+    await setup.handlers['mcp:configure']({ servers: [stdioTestServer('kit')] }, atMachine);
     await setup.dispose();
     server.script((_request, index) =>
       index === 0
