@@ -194,6 +194,7 @@ export function createApp(options: AppOptions): KastenApp {
     vectors: embeddings.texts,
     attachmentWorker: attachmentWorkerBeside(options.indexWorker),
     tokens: (text) => context.tokensOf(text),
+    pinnedTokens: (sessionId) => context.pinnedTokens(sessionId),
     attachmentRoom: () => context.attachmentRoom(),
   });
   const context = new SessionContext({

@@ -44,6 +44,9 @@ export function meterReading(
     estimated: request.estimated,
     draftTokens,
     parts: request.parts,
+    pinned: request.items.flatMap((item) =>
+      item.kind === 'pinned' && item.path !== undefined ? [{ path: item.path, tokens: item.tokens }] : [],
+    ),
     reported: reported?.reported ?? null,
     calibration: facts.calibration,
     strategy: request.strategy,
