@@ -123,6 +123,8 @@ export interface ContextStatus {
   model: string;
   window: number;
   windowSource: ContextWindowSource;
+  /** When the server named the window, for `server-error` (ISO 8601); null otherwise. */
+  windowNamedAt: string | null;
   usable: number;
   /** Calibrated tokens of the next request, draft included. */
   estimated: number;

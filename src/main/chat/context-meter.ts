@@ -40,6 +40,7 @@ export function meterReading(
     model: facts.profile.model,
     window: facts.window.tokens,
     windowSource: facts.window.source,
+    windowNamedAt: facts.window.namedAt ?? null,
     usable: request.usable,
     estimated: request.estimated,
     draftTokens,

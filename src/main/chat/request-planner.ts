@@ -166,7 +166,8 @@ export class RequestPlanner {
     const { engine, profile } = this.options;
     const observation = engine.recordUsage(profile, request.raw, promptTokens, !this.answerLearned);
     if (observation.verdict === 'calibrated') this.answerLearned = true;
-    if (promptTokens !== null) this.options.onPromptTaken?.(promptTokens);
+    // A prompt the server took whole is as large as it says: its window holds at least that much.
+    if (promptTokens !== null && observation.verdict !== 'absurd') this.options.onPromptTaken?.(promptTokens);
     const context = { ...request.context, reported: promptTokens };
     const notice = usageNotice(observation.verdict, promptTokens, context.estimated);
     if (notice) context.notices = [...context.notices, notice];
