@@ -8,6 +8,11 @@ const electron = { name: 'electron', message: 'Only src/main and src/preload may
 const mainCode = { group: ['**/main/**'], message: 'Reach the main process through the contract only.' };
 const rendererCode = { group: ['**/renderer/**'], message: 'The main process never imports renderer code.' };
 const sqlite = { name: 'better-sqlite3', message: 'Only src/main/storage may import better-sqlite3.' };
+const tokenizer = {
+  group: ['gpt-tokenizer', 'gpt-tokenizer/*', '**/context/token-count', '**/context/token-encodings'],
+  message:
+    'Only src/main/context counts tokens: ask the context engine (SessionContext.tokensOf), which counts per model family and calibrates, in the budget’s unit.',
+};
 const providerSdks = {
   group: ['ai', '@ai-sdk/*', 'ollama-ai-provider-v2'],
   message: 'Only src/main/llm may import provider SDKs.',
@@ -30,7 +35,10 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': ['error', { paths: [electron, sqlite], patterns: [nodeBuiltins, mainCode] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [electron, sqlite], patterns: [nodeBuiltins, mainCode, tokenizer] },
+      ],
     },
   },
   {
@@ -53,17 +61,27 @@ export default tseslint.config(
   },
   {
     files: ['src/main/**/*.ts'],
-    ignores: ['src/main/storage/**', 'src/main/llm/**'],
+    ignores: ['src/main/storage/**', 'src/main/llm/**', 'src/main/context/**', 'src/main/embeddings/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [sqlite], patterns: [rendererCode, providerSdks, tokenizer] },
+      ],
+    },
+  },
+  {
+    // The context module counts; embeddings size chunks for the embedding model, not the chat's window.
+    files: ['src/main/context/**/*.ts', 'src/main/embeddings/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [sqlite], patterns: [rendererCode, providerSdks] }],
     },
   },
   {
     files: ['src/main/storage/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [rendererCode, providerSdks] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [rendererCode, providerSdks, tokenizer] }] },
   },
   {
     files: ['src/main/llm/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [sqlite], patterns: [rendererCode] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [sqlite], patterns: [rendererCode, tokenizer] }] },
   },
 );

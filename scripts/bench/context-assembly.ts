@@ -124,7 +124,6 @@ export async function measureContextAssembly(
         engine.assemble({
           model: profile,
           window,
-          reservedOutput: Math.min(4096, window / 4),
           strategy: 'hybrid',
           system: 'You are Kasten.',
           tools: toolSchemasOf(vaultTools),

@@ -31,6 +31,8 @@ export async function measureContextItems(count = 500, rounds = 20): Promise<Ite
   const { ContextItems } = await import('../../src/main/items/context-items.ts');
   const { RulesCatalog } = await import('../../src/main/items/rules-catalog.ts');
   const { vaultTools } = await import('../../src/main/chat/vault-tools.ts');
+  const { TokenCounter } = await import('../../src/main/context/token-counter.ts');
+  const counter = new TokenCounter('o200k_base');
   const includes = ['always', 'manual', 'agent'] as const;
   const files = new Map<string, string>();
   for (let index = 0; index < count; index++) {
@@ -68,6 +70,8 @@ export async function measureContextItems(count = 500, rounds = 20): Promise<Ite
     vaultTools,
     mcp: null,
     vectors: null,
+    tokens: (text) => counter.text(text),
+    pinnedTokens: async () => new Map(),
   });
   const answer = (question: string) =>
     items.forAnswer({

@@ -25,6 +25,7 @@ import { vaultTools } from './chat/vault-tools';
 import type { EmbeddingSettings } from '../shared/embedding-domain';
 import { ModelService } from './llm/model-service';
 import { ModelSettingsStore } from './llm/model-settings';
+import { SettingsTable } from './storage/settings-table';
 import { createIndexWorkers } from './index/index-workers';
 import { VaultIndex } from './index/vault-index';
 import { openAppDatabase } from './storage/app-database';
@@ -136,6 +137,10 @@ export function createApp(options: AppOptions): KastenApp {
     fetch,
     () => background.restart(),
     options.backgroundSummaries ?? options.host !== 'cli',
+    {
+      named: new SettingsTable(db),
+      onWindowChanged: (window) => events.emit('models:windowChanged', window),
+    },
   );
   const summaries = new SummaryQueue({
     store: new SummaryStore(db),
@@ -194,6 +199,7 @@ export function createApp(options: AppOptions): KastenApp {
     vectors: embeddings.texts,
     attachmentWorker: attachmentWorkerBeside(options.indexWorker),
     tokens: (text) => context.tokensOf(text),
+    pinnedTokens: (sessionId) => context.pinnedTokens(sessionId),
     attachmentRoom: () => context.attachmentRoom(),
   });
   const context = new SessionContext({
@@ -201,6 +207,8 @@ export function createApp(options: AppOptions): KastenApp {
     store: chatStore,
     settings: new ContextSettingsStore(db),
     window: () => models.contextWindowWithin(2_000),
+    onWindowNamed: (tokens) => void models.windowNamed(tokens),
+    onPromptTaken: (tokens) => void models.promptTaken(tokens),
     profile: () => {
       const settings = modelSettings.get();
       // Calibration is learned per server and model: the same model name elsewhere may count otherwise.

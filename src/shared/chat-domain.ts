@@ -36,6 +36,8 @@ export interface ModelSettings {
  * - `ollama-default`: Ollama's own default, which its OpenAI-compatible API cannot change
  * - `server-loaded`: the window another server runs the model with (llama.cpp `/props`, LM Studio)
  * - `provider`: the figure the provider's model list gives
+ * - `server-error`: the window the server named when it refused a request as too long, kept for the
+ *   server and model until the user sets one, the server's metadata says otherwise, or a larger request fits
  */
 export type ContextWindowSource =
   | 'user'
@@ -45,12 +47,15 @@ export type ContextWindowSource =
   | 'ollama-default'
   | 'server-loaded'
   | 'provider'
+  | 'server-error'
   | 'known-model'
   | 'fallback';
 
 export interface ContextWindow {
   tokens: number;
   source: ContextWindowSource;
+  /** For `server-error`: when the server named it (ISO 8601). */
+  namedAt?: string;
 }
 
 export type MessageStatus = 'complete' | 'streaming' | 'stopped' | 'error' | 'interrupted';

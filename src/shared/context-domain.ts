@@ -72,8 +72,10 @@ export interface PartTokens {
 export interface CalibrationInfo {
   /** Provider tokens per local token; 1 until the provider has reported usage. */
   ratio: number;
-  /** Responses it was learned from; 0: uncalibrated. */
+  /** Responses (requests) it was learned from; 0: uncalibrated. */
   samples: number;
+  /** Answers it was learned from: an answer makes a request per tool step. */
+  answers: number;
 }
 
 /** Exactly what one model request of an answer held: counted before sending, reported after. */
@@ -121,12 +123,16 @@ export interface ContextStatus {
   model: string;
   window: number;
   windowSource: ContextWindowSource;
+  /** When the server named the window, for `server-error` (ISO 8601); null otherwise. */
+  windowNamedAt: string | null;
   usable: number;
   /** Calibrated tokens of the next request, draft included. */
   estimated: number;
   /** The draft's share: its words and the notes it links. */
   draftTokens: number;
   parts: PartTokens[];
+  /** Each pinned note in the request and what it takes: the figure the Context tab shows for it. */
+  pinned: { path: string; tokens: number }[];
   /** The last prompt size the provider reported in this session. */
   reported: number | null;
   calibration: CalibrationInfo;

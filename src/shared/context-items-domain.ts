@@ -42,8 +42,11 @@ export interface PinnedNote {
   state: 'present' | 'moved' | 'gone';
   /** The path it had when it was pinned or last seen, when it moved. */
   previousPath: string | null;
-  /** Tokens of the whole note as the model would be given it. */
-  tokens: number;
+  /**
+   * What it takes in the chat's next request, as the context meter counts it (the same figure the meter
+   * and "Context used" give it); null when it is gone or left out of that request.
+   */
+  tokens: number | null;
 }
 
 /** A file attached to one message of a chat (its text goes with that message). */

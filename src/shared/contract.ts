@@ -241,6 +241,8 @@ export const events = {
   'chat:message': event<ChatMessage>(),
   /** What the next request of a session would hold changed: a request was sent, a tool result came in. */
   'context:changed': event<{ sessionId: string }>(),
+  /** The configured model's window changed: a server named its window in an error, or a kept one was dropped. */
+  'models:windowChanged': event<ContextWindow>(),
   /** Summaries advanced, finished or were cancelled. */
   'summaries:progress': event<SummaryProgress>(),
   /** Embedding the vault advanced, paused, finished, failed or was cancelled. */

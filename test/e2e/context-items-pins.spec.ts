@@ -111,6 +111,8 @@ test('a pinned note renamed on disk is followed and says where it was; a deleted
   await app.showTab('Context');
   const pinned = app.chatContext.getByTestId('pinned-item');
   await expect(pinned).toHaveCount(2);
+  // Counted before the chat starts, as the meter counts them for the first request.
+  await expect(pinned).toHaveText([/Gardening.*\d+ tokens/, /Atomic notes.*\d+ tokens/]);
   rmSync(join(host.workspace.vault, 'Atomic notes.md'));
   await expect(pinned.filter({ hasText: 'Atomic notes' })).toHaveAttribute('data-state', 'gone');
   await expect(pinned.filter({ hasText: 'Atomic notes' }).getByTestId('pinned-state')).toContainText('gone');

@@ -223,7 +223,7 @@ describe('MCP servers that misbehave', () => {
     delay.enable();
 
     const { tools, notices } = await servers.tools(never);
-    const catalog = toolCatalog([], {}, tools);
+    const catalog = toolCatalog([], {}, tools, (text) => Math.ceil(text.length / 4));
     const call = await servers.call('mcp__crowd__tool_127', {}, never);
     delay.disable();
 

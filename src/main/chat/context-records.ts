@@ -1,6 +1,6 @@
 import type { ContextStrategy, RequestContext, SessionCompaction } from '../../shared/context-domain';
 import { AppError } from '../app-error';
-import type { Calibration, CalibrationStore } from '../context/calibration';
+import type { Calibration, CalibrationStore, StoredCalibration } from '../context/calibration';
 import type { SqliteDatabase } from '../storage/database';
 import { SettingsTable } from '../storage/settings-table';
 
@@ -110,9 +110,9 @@ export class ContextRecords implements CalibrationStore {
       .map((row) => ({ ...row, coveredIds: JSON.parse(row.coveredIds) as number[] }));
   }
 
-  get(modelKey: string): Calibration | null {
+  get(modelKey: string): StoredCalibration | null {
     const stored = this.settings.get(`calibration ${modelKey}`);
-    return stored === null ? null : (JSON.parse(stored) as Calibration);
+    return stored === null ? null : (JSON.parse(stored) as StoredCalibration);
   }
 
   put(modelKey: string, calibration: Calibration): void {

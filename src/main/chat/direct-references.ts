@@ -1,7 +1,6 @@
 import type { ChatReference } from '../../shared/chat-domain';
 import { extractNote } from '../../shared/markdown/extract-note';
 import type { ContextItemInput } from '../context/context-types';
-import { countTokens } from '../context/token-count';
 import type { ToolVault } from './note-locator';
 import type { DocumentNumbers } from './vault-tools';
 
@@ -19,20 +18,21 @@ const citeHint = 'Notes the user linked in this message (cite them by their docu
 
 /**
  * Resolves the wikilinks of a user's message and decides, in order, whether each note goes to the model
- * whole (while it fits `budgetTokens`) or as its summary with an instruction to call read_note.
+ * whole (while it fits `room.budget`) or as its summary with an instruction to call read_note. Notes are
+ * counted with `room.tokens`, the context engine's count for the model, in the budget's unit.
  */
 export async function directReferences(
   text: string,
   vault: ToolVault,
   numbers: DocumentNumbers,
-  budgetTokens: number,
+  room: { budget: number; tokens: (text: string) => number },
 ): Promise<DirectReferences> {
   const { links } = extractNote(text, 'message.md');
   const references: ChatReference[] = [];
   const blocks: string[] = [];
   const items: ContextItemInput[] = [];
   const seen = new Set<string>();
-  let remaining = budgetTokens;
+  let remaining = room.budget;
   for (const link of links) {
     const found = vault.index.resolve({ target: link.target, subpath: link.subpath }, '');
     const key = found.path ? `${found.path}#${link.subpath ?? ''}` : `broken:${link.target}`;
@@ -64,7 +64,7 @@ export async function directReferences(
       .catch(() => null);
     const whole =
       content === null ? null : JSON.stringify({ document, title: info.title, path: info.path, content });
-    const wholeTokens = whole === null ? Number.POSITIVE_INFINITY : countTokens(whole);
+    const wholeTokens = whole === null ? Number.POSITIVE_INFINITY : room.tokens(whole);
     const inline = wholeTokens <= remaining;
     const summaryBlock = JSON.stringify({
       document,
@@ -84,7 +84,7 @@ export async function directReferences(
       fallback: summaryBlock,
       readHint: `call read_note with "${info.path}"`,
     });
-    const tokens = inline ? wholeTokens : countTokens(block);
+    const tokens = inline ? wholeTokens : room.tokens(block);
     remaining -= tokens;
     blocks.push(block);
     references.push({

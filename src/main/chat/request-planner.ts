@@ -1,5 +1,5 @@
 import type { ContextWindow } from '../../shared/chat-domain';
-import type { ContextStrategy, RequestContext } from '../../shared/context-domain';
+import type { ContextStrategy, DroppedItem, RequestContext } from '../../shared/context-domain';
 import type { AssembledRequest } from '../context/assemble';
 import type { ContextEngine } from '../context/context-engine';
 import type { ContextLengthError } from '../context/context-length-error';
@@ -44,6 +44,8 @@ export interface PlannerOptions {
   compactionTimeoutMs?: number;
   /** Told the window a server stated when it refused a request as too long: later answers plan with it. */
   onWindowLearned?: (tokens: number) => void;
+  /** Told the prompt tokens a server reported for a request it took. */
+  onPromptTaken?: (tokens: number) => void;
   /** False while a recent compaction of the session failed: the next answers do not wait for another. */
   compactionAllowed?: boolean;
   /** Told when a compaction failed, so that the session does not try again at once. */
@@ -61,11 +63,6 @@ export interface PlannedRequest {
   raw: number;
 }
 
-/** Tokens kept free for the answer: a quarter of a small window, at most 4,096. */
-export function reservedOutputOf(window: number): number {
-  return Math.min(4096, Math.floor(window / 4));
-}
-
 /**
  * Plans each request of one answer with the context engine: compacts when it says so (storing the
  * summary; the messages stay), falls back to `discard` with a notice when that fails, and records
@@ -77,6 +74,8 @@ export class RequestPlanner {
   private window: number;
   /** Set when a refusal stated the real window: the retry plans with it instead of shrinking blindly. */
   private windowLearned = false;
+  /** Whether a request of this answer taught the calibration yet: it counts answers, not requests. */
+  private answerLearned = false;
   /** The answer's items once asked for (see `extras`). */
   private extras: AnswerItems | null = null;
 
@@ -127,14 +126,14 @@ export class RequestPlanner {
     }
     const notices = [...this.notices, ...(this.extras?.notices ?? []), ...assembled.notices];
     this.notices = [];
-    const context = recordOf(assembled, step, strategy, retry, notices, this.calibration());
+    const context = recordOf(assembled, step, strategy, retry, notices, this.calibration(), this.unchosen());
     if (assembled.overflow) throw tooLong(context, assembled.overflow.needed, assembled.overflow.available);
     const sent = new Set(assembled.items.filter((item) => item.kind === 'tools').map((item) => item.label));
     return {
       system: assembled.system,
       messages: assembled.messages,
       tools: this.allTools().filter((tool) => sent.has(tool.name)),
-      maxOutputTokens: reservedOutputOf(this.window),
+      maxOutputTokens: assembled.budget.reservedOutput,
       raw: assembled.estimate.raw,
       context,
     };
@@ -144,7 +143,7 @@ export class RequestPlanner {
   preview(): RequestContext {
     const assembled = this.assemble([], [], false, this.options.strategy, undefined);
     const notices = [...(this.extras?.notices ?? []), ...assembled.notices];
-    return recordOf(assembled, 0, this.options.strategy, false, notices, this.calibration());
+    return recordOf(assembled, 0, this.options.strategy, false, notices, this.calibration(), this.unchosen());
   }
 
   /** `/compact [focus]`: summarizes what the tail does not keep, whatever the threshold says. */
@@ -164,7 +163,11 @@ export class RequestPlanner {
 
   /** What the provider reported for a sent request: the record gets it, the calibration learns from it. */
   reported(request: PlannedRequest, promptTokens: number | null): RequestContext {
-    const observation = this.options.engine.recordUsage(this.options.profile, request.raw, promptTokens);
+    const { engine, profile } = this.options;
+    const observation = engine.recordUsage(profile, request.raw, promptTokens, !this.answerLearned);
+    if (observation.verdict === 'calibrated') this.answerLearned = true;
+    // A prompt the server took whole is as large as it says: its window holds at least that much.
+    if (promptTokens !== null && observation.verdict !== 'absurd') this.options.onPromptTaken?.(promptTokens);
     const context = { ...request.context, reported: promptTokens };
     const notice = usageNotice(observation.verdict, promptTokens, context.estimated);
     if (notice) context.notices = [...context.notices, notice];
@@ -173,17 +176,24 @@ export class RequestPlanner {
 
   /** A refusal as too long: the counts it states teach the calibration before the smaller retry. */
   overflowed(request: PlannedRequest, error: ContextLengthError): void {
-    this.options.engine.recordOverflow(this.options.profile, request.raw, error);
+    const { engine, profile } = this.options;
+    const observation = engine.recordOverflow(profile, request.raw, error, !this.answerLearned);
+    if (observation.verdict === 'calibrated') this.answerLearned = true;
     // A server that states its limit runs a smaller window than the one planned with: plan with its.
     if (error.available !== null && error.available >= 256 && error.available < this.window) {
       this.window = error.available;
       this.windowLearned = true;
       this.notices.push(
         `The server holds ${error.available} tokens, not the ${this.options.window.tokens} Kasten planned with: ` +
-          'requests are planned with its figure now. Set the window in Settings to keep it.',
+          'requests are planned with its figure now, and Kasten keeps it for this model.',
       );
       this.options.onWindowLearned?.(error.available);
     }
+  }
+
+  /** The `agent` items the question is not about: recorded as left out, with what they would cost. */
+  private unchosen(): readonly DroppedItem[] {
+    return this.extras?.unchosen ?? [];
   }
 
   private calibration() {
@@ -222,7 +232,6 @@ export class RequestPlanner {
     return options.engine.assemble({
       model: options.profile,
       window: this.window,
-      reservedOutput: reservedOutputOf(this.window),
       strategy,
       system: (tools) =>
         options.system(
@@ -236,7 +245,6 @@ export class RequestPlanner {
         optional: optional.has(schema.name),
       })),
       items,
-      unchosen: extras?.unchosen,
       agentPrompt: extras?.agentPrompt?.placement === 'message' ? extras.agentPrompt.text : null,
       summary: latest ? { text: latest.text, coveredIds: latest.coveredIds } : null,
       history: options.history,

@@ -1,12 +1,14 @@
 import {
   contextKinds,
+  type CalibrationInfo,
   type ContextStrategy,
+  type DroppedItem,
   type PartTokens,
   type RequestContext,
   type RequestItem,
 } from '../../shared/context-domain';
 import type { AssembledRequest } from '../context/assemble';
-import type { UsageVerdict } from '../context/calibration';
+import { calibrated, type UsageVerdict } from '../context/calibration';
 import { ModelError } from '../llm/llm-types';
 
 /** What the user should know about a response's reported usage, if anything. */
@@ -65,7 +67,9 @@ export function recordOf(
   strategy: ContextStrategy,
   retried: boolean,
   notices: string[],
-  calibration: { ratio: number; samples: number },
+  calibration: CalibrationInfo,
+  /** Items offered but not chosen, already in the provider's tokens. */
+  unchosen: readonly DroppedItem[] = [],
 ): RequestContext {
   const { estimate, budget } = assembled;
   const itemTokens = spread(
@@ -88,11 +92,14 @@ export function recordOf(
     usable: budget.usable,
     estimated: estimate.calibrated,
     reported: null,
-    calibration: { ratio: estimate.ratio, samples: calibration.samples },
+    calibration: { ...calibration, ratio: estimate.ratio },
     strategy,
     parts,
     items,
-    dropped: assembled.dropped.map((item) => ({ ...item, tokens: Math.ceil(item.tokens * estimate.ratio) })),
+    dropped: [
+      ...unchosen,
+      ...assembled.dropped.map((item) => ({ ...item, tokens: calibrated(item.tokens, estimate.ratio) })),
+    ],
     notices,
     retried,
   };

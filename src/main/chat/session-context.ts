@@ -6,8 +6,8 @@ import type {
   SessionCompaction,
 } from '../../shared/context-domain';
 import { AppError } from '../app-error';
+import type { Budget } from '../context/budget';
 import type { ContextEngine } from '../context/context-engine';
-import { defaultContextOptions } from '../context/context-options';
 import type { ModelProfile } from '../context/context-types';
 import type { ChatModel } from '../llm/llm-types';
 import type { ChatStore } from './chat-store';
@@ -15,7 +15,7 @@ import { engineOptions, type ContextSettingsStore } from './context-settings';
 import { conversationOf, userText } from './conversation';
 import { directReferences, type DirectReferences } from './direct-references';
 import type { ToolVault } from './note-locator';
-import { RequestPlanner, reservedOutputOf } from './request-planner';
+import { RequestPlanner } from './request-planner';
 import { systemPrompt } from './system-prompt';
 import type { AttachmentText } from '../../shared/attachment-domain';
 import type { SendInput } from '../../shared/context-items-domain';
@@ -35,8 +35,12 @@ export interface SessionContextOptions {
   store: ChatStore;
   /** The user's shares, threshold, verbatim tail and new chats' strategy. */
   settings: ContextSettingsStore;
-  /** The window the model server runs with, and where that figure came from. */
+  /** The model's window and where that figure came from: the one figure every view shows. */
   window: () => Promise<ContextWindow>;
+  /** Told the window a server named when it refused a request as too long: it is kept for the model. */
+  onWindowNamed?: (tokens: number) => void;
+  /** Told the prompt tokens the server reported for a request it took: a kept window below them is stale. */
+  onPromptTaken?: (tokens: number) => void;
   /** The configured model as the context engine knows it: calibration key, id, provider. */
   profile: () => ModelProfile;
   /** The model that writes compaction summaries: the one chosen for summaries, else the chat model. */
@@ -62,8 +66,6 @@ export interface SessionContextOptions {
  * of the next request (with the message being typed), `/compact`, and the session's strategy.
  */
 export class SessionContext {
-  /** Windows servers stated when refusing a request as too long, by calibration key, for this run. */
-  private readonly learned = new Map<string, number>();
   /** When a session's last automatic compaction failed: answers do not wait for another for a while. */
   private readonly failedCompactions = new Map<string, number>();
 
@@ -88,28 +90,33 @@ export class SessionContext {
     if (strategy !== 'hybrid') this.options.store.contexts.setStrategy(sessionId, strategy);
   }
 
-  /** The window to plan with: the configured one, or what the server said it holds when that is less. */
-  private async window(): Promise<ContextWindow> {
-    const window = await this.options.window();
-    const learned = this.learned.get(this.options.profile().key);
-    return learned !== undefined && learned < window.tokens && window.source !== 'user'
-      ? { ...window, tokens: learned }
-      : window;
+  private window(): Promise<ContextWindow> {
+    return this.options.window();
   }
 
-  /** A text's tokens for the configured model, calibrated: what an attachment will cost. */
+  /**
+   * A text's tokens for the configured model, calibrated: what a linked or pinned note, a rule, a tool
+   * schema or an attachment costs, in the unit of every figure the user sees and of the budget.
+   */
   tokensOf(text: string): number {
     return this.options.engine.estimate(this.options.profile(), text).calibrated;
   }
 
-  /** The most one attached file may take (an item's 30% of usable), and the window it is in. */
-  async attachmentRoom(): Promise<{ tokens: number; window: number }> {
-    return { tokens: await this.referenceBudget(), window: (await this.window()).tokens };
+  /** The budget of the next request (the context engine's one answer to "how much room?"). */
+  private async budget(window?: ContextWindow): Promise<Budget> {
+    const { tokens } = window ?? (await this.window());
+    return this.options.engine.budget(this.options.profile(), tokens);
   }
 
-  /** Tokens the notes linked in one message may take: an item may fill 30% of the usable window. */
+  /** The most one attached file may take (an item's share of usable), and the window it is in. */
+  async attachmentRoom(): Promise<{ tokens: number; window: number }> {
+    const budget = await this.budget();
+    return { tokens: budget.itemCap, window: budget.window };
+  }
+
+  /** Tokens the notes linked in one message may take: as much as one item may. */
   async referenceBudget(): Promise<number> {
-    return Math.max(0, Math.floor(usableOf((await this.window()).tokens) * defaultContextOptions.itemCap));
+    return (await this.budget()).itemCap;
   }
 
   /**
@@ -147,7 +154,10 @@ export class SessionContext {
   async references(sessionId: string, text: string): Promise<DirectReferences> {
     const { store } = this.options;
     const numbers = (path: string, title: string) => store.documentNumber(sessionId, path, title);
-    return directReferences(text, this.options.vault().tools, numbers, await this.referenceBudget());
+    return directReferences(text, this.options.vault().tools, numbers, {
+      budget: await this.referenceBudget(),
+      tokens: (block) => this.tokensOf(block),
+    });
   }
 
   /** What the next request of a session (or of a new chat) would hold, with `draft` as its question. */
@@ -165,12 +175,10 @@ export class SessionContext {
     );
     let next = known.size + 1;
     const numbers = (path: string) => known.get(path) ?? next++;
-    const direct = await directReferences(
-      draft,
-      this.options.vault().tools,
-      numbers,
-      await this.referenceBudget(),
-    );
+    const direct = await directReferences(draft, this.options.vault().tools, numbers, {
+      budget: (await this.budget(window)).itemCap,
+      tokens: (block) => this.tokensOf(block),
+    });
     const current = { id: Number.MAX_SAFE_INTEGER, text: draft };
     const planner = this.plannerFor(
       window,
@@ -188,7 +196,7 @@ export class SessionContext {
         await this.options.items.forAnswer({
           sessionId: sessionId ?? '',
           question: draft,
-          pinnedLimit: pinnedLimitOf(window.tokens),
+          pinnedLimit: (await this.budget(window)).pinned,
           numbers,
           signal: AbortSignal.timeout(10_000),
           estimate: true,
@@ -206,6 +214,12 @@ export class SessionContext {
       calibration: engine.calibration(this.options.profile()),
       compactions: sessionId ? store.contexts.compactions(sessionId).length : 0,
     });
+  }
+
+  /** What each pinned note of a session takes in its next request, by path, as the meter counts it. */
+  async pinnedTokens(sessionId: string): Promise<ReadonlyMap<string, number>> {
+    const { pinned } = await this.status(sessionId);
+    return new Map(pinned.map((entry) => [entry.path, entry.tokens]));
   }
 
   /** `/compact [focus]`: summarizes the session's older messages now; the messages stay. */
@@ -281,25 +295,16 @@ export class SessionContext {
               items.forAnswer({
                 sessionId,
                 question: current.text,
-                pinnedLimit: pinnedLimitOf(window.tokens),
+                pinnedLimit: this.options.engine.budget(this.options.profile(), window.tokens).pinned,
                 numbers,
                 signal,
               })
           : undefined,
       compactionTimeoutMs: this.options.compactionTimeoutMs,
-      onWindowLearned: (tokens) => this.learned.set(this.options.profile().key, tokens),
+      onWindowLearned: this.options.onWindowNamed,
+      onPromptTaken: this.options.onPromptTaken,
       compactionAllowed: Date.now() - (this.failedCompactions.get(sessionId) ?? 0) > compactionPauseMs,
       onCompactionFailed: () => this.failedCompactions.set(sessionId, Date.now()),
     });
   }
-}
-
-/** The usable window of a context window, as the budget has it with the default margin. */
-function usableOf(window: number): number {
-  return window - reservedOutputOf(window) - Math.ceil(window * defaultContextOptions.margin);
-}
-
-/** What pinned notes may take whole together; past it their passages are scored for the question. */
-function pinnedLimitOf(window: number): number {
-  return Math.floor(usableOf(window) * defaultContextOptions.pinnedShare);
 }

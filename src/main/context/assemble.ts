@@ -43,7 +43,7 @@ export function assembleRequest(
 ): AssembledRequest {
   const strategy = input.strategy ?? 'hybrid';
   const aggressive = input.aggressive ?? false;
-  const budget = planBudget(input.window, input.reservedOutput, ratio, options, aggressive);
+  const budget = planBudget(input.window, ratio, options, aggressive);
   const { raw } = budget;
   const notices: string[] = [];
 
@@ -103,7 +103,7 @@ export function assembleRequest(
     {
       share: raw.context - toolTokens,
       itemCap: raw.itemCap,
-      pinned: Math.floor(raw.usable * options.pinnedShare),
+      pinned: raw.pinned,
       // Items never push a request over: what is left once the turn's tool results are at their smallest.
       free: raw.usable - base - turnTokens(smallestTurn),
       aggressive,
@@ -213,7 +213,7 @@ export function assembleRequest(
     system: packed.system,
     messages: packed.messages,
     items: packed.items,
-    dropped: [...(input.unchosen ?? []), ...droppedTools, ...selection.dropped],
+    dropped: [...droppedTools, ...selection.dropped],
     parts,
     estimate: { raw: packed.tokens, calibrated: calibrated(packed.tokens, ratio), ratio },
     budget,

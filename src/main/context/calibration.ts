@@ -1,19 +1,25 @@
 /** Provider tokens per local token for one model, learned from the usage its responses report. */
 export interface Calibration {
   ratio: number;
+  /** Requests learned from: how much the newest one weighs. */
   samples: number;
+  /** Answers learned from (an answer makes one request per step): what the user is told. */
+  answers: number;
 }
+
+/** A calibration as stored: those stored before answers were counted apart lack `answers`. */
+export type StoredCalibration = Omit<Calibration, 'answers'> & { answers?: number };
 
 /** Where calibrations persist between runs (the app database); injected so tests use a map. */
 export interface CalibrationStore {
-  get(modelKey: string): Calibration | null;
+  get(modelKey: string): StoredCalibration | null;
   put(modelKey: string, calibration: Calibration): void;
 }
 
 export class MemoryCalibrationStore implements CalibrationStore {
-  private readonly calibrations = new Map<string, Calibration>();
+  private readonly calibrations = new Map<string, StoredCalibration>();
 
-  get(modelKey: string): Calibration | null {
+  get(modelKey: string): StoredCalibration | null {
     return this.calibrations.get(modelKey) ?? null;
   }
 
@@ -72,6 +78,7 @@ export function observeUsage(
     verdict: 'calibrated',
     sampleRatio,
     calibration: {
+      ...current,
       ratio: Math.min(highestRatio, Math.max(lowestRatio, ratio)),
       samples: current.samples + 1,
     },

@@ -16,7 +16,14 @@
  * - context-length-error: recognizes providers' refusals for the aggressive retry.
  */
 import { assembleRequest, type AssembledRequest } from './assemble';
-import { observeUsage, type Calibration, type CalibrationStore, type UsageObservation } from './calibration';
+import { planBudget, type Budget } from './budget';
+import {
+  calibrated,
+  observeUsage,
+  type Calibration,
+  type CalibrationStore,
+  type UsageObservation,
+} from './calibration';
 import { runCompaction, type CompactionOutcome, type Summarizer } from './compaction';
 import type { CompactionPlan } from './compaction-plan';
 import { defaultContextOptions, type ContextOptions } from './context-options';
@@ -70,40 +77,57 @@ export class ContextEngine {
   /**
    * After a response: the prompt tokens the provider reported (Anthropic: input plus cache tokens)
    * against the request's raw estimate. The observation says when a report was not learned from,
-   * such as a prompt the server silently shortened.
+   * such as a prompt the server silently shortened. `newAnswer`: no earlier request of the same answer
+   * was learned from, so the calibration counts one answer more.
    */
   recordUsage(
     model: ModelProfile,
     rawEstimate: number,
     reportedPromptTokens: number | null,
+    newAnswer: boolean,
   ): UsageObservation {
-    return this.learn(model, observeUsage(this.calibration(model), rawEstimate, reportedPromptTokens));
+    const observation = observeUsage(this.calibration(model), rawEstimate, reportedPromptTokens);
+    return this.learn(model, observation, newAnswer);
   }
 
   /** A context-length error that states the prompt's size is a sample too, and never a truncation. */
-  recordOverflow(model: ModelProfile, rawEstimate: number, error: ContextLengthError): UsageObservation {
-    return this.learn(model, observeUsage(this.calibration(model), rawEstimate, error.promptTokens, true));
+  recordOverflow(
+    model: ModelProfile,
+    rawEstimate: number,
+    error: ContextLengthError,
+    newAnswer: boolean,
+  ): UsageObservation {
+    const observation = observeUsage(this.calibration(model), rawEstimate, error.promptTokens, true);
+    return this.learn(model, observation, newAnswer);
   }
 
   calibration(model: ModelProfile): Calibration {
-    return (
-      this.dependencies.calibrations.get(model.key) ?? {
-        ratio: tokenizerFor(model.model, model.provider).factor,
-        samples: 0,
-      }
-    );
+    const stored = this.dependencies.calibrations.get(model.key);
+    // Calibrations stored before answers were counted apart counted requests: the closest figure there is.
+    if (stored) return { ...stored, answers: stored.answers ?? stored.samples };
+    return { ratio: tokenizerFor(model.model, model.provider).factor, samples: 0, answers: 0 };
+  }
+
+  /**
+   * The budget of a request in `window` tokens, with the user's shares and this model's calibration:
+   * the room the planner, linked notes, pinned notes and attachments are sized by.
+   */
+  budget(model: ModelProfile, window: number): Budget {
+    return planBudget(window, this.calibration(model).ratio, this.options);
   }
 
   /** A text's tokens for this model, local and calibrated: the composer's estimate of what is typed. */
   estimate(model: ModelProfile, text: string): { raw: number; calibrated: number } {
     const raw = this.counter(model).text(text);
-    return { raw, calibrated: Math.ceil(raw * this.calibration(model).ratio) };
+    return { raw, calibrated: calibrated(raw, this.calibration(model).ratio) };
   }
 
-  private learn(model: ModelProfile, observation: UsageObservation): UsageObservation {
-    if (observation.verdict === 'calibrated')
-      this.dependencies.calibrations.put(model.key, observation.calibration);
-    return observation;
+  private learn(model: ModelProfile, observation: UsageObservation, newAnswer: boolean): UsageObservation {
+    if (observation.verdict !== 'calibrated') return observation;
+    const { calibration } = observation;
+    const learned = newAnswer ? { ...calibration, answers: calibration.answers + 1 } : calibration;
+    this.dependencies.calibrations.put(model.key, learned);
+    return { ...observation, calibration: learned };
   }
 
   private counter(model: ModelProfile): TokenCounter {

@@ -1,4 +1,4 @@
-import type { ContextStrategy, DroppedItem, IncludeMode } from '../../shared/context-domain';
+import type { ContextStrategy, IncludeMode } from '../../shared/context-domain';
 import type { LlmMessage } from '../llm/llm-types';
 
 export type {
@@ -93,16 +93,12 @@ export interface AssembleInput {
   model: ModelProfile;
   /** The context window the server runs with, in tokens. */
   window: number;
-  /** Tokens kept free for the answer (the request's max output tokens). */
-  reservedOutput: number;
   strategy?: ContextStrategy;
   /** Kasten's system prompt, or how to write it once the request's tools are known. */
   system: string | ((tools: readonly string[]) => string);
   /** Tools in every request; tools chosen for relevance come as items. */
   tools?: readonly OfferedTool[];
   items?: readonly ContextItemInput[];
-  /** Items offered but not chosen (an `agent` rule the question is not about), recorded with why. */
-  unchosen?: readonly DroppedItem[];
   /** The custom agent prompt, sent as a user message just above the latest question. */
   agentPrompt?: string | null;
   summary?: StoredSummary | null;

@@ -224,7 +224,7 @@ function describeStatus(status: ContextStatus): string {
     ),
     `Last reported by the server: ${status.reported ?? 'nothing yet'}`,
     status.calibration.samples > 0
-      ? `Calibration: x${status.calibration.ratio.toFixed(3)} from ${status.calibration.samples} answers`
+      ? `Calibration: x${status.calibration.ratio.toFixed(3)} from ${status.calibration.answers} answer${status.calibration.answers === 1 ? '' : 's'}`
       : 'Calibration: none yet (local count)',
     `Compactions: ${status.compactions}`,
   ];

@@ -16,7 +16,7 @@ export interface AnswerItems {
   items: ContextItemInput[];
   /** The tools that may be chosen for the question: those of `items` are sent if the budget has room. */
   candidateTools: LlmTool[];
-  /** `agent` items the question is not about, with their scores and why. */
+  /** `agent` items the question is not about, with their scores, why, and their calibrated tokens. */
   unchosen: DroppedItem[];
   agentPrompt: { text: string; placement: AgentPromptPlacement } | null;
   /** Said in the request context: an MCP server that did not start, a pinned note that is gone. */
@@ -31,8 +31,15 @@ export interface AgentCandidate {
   left: (score: number, reason: string) => DroppedItem;
 }
 
-/** The candidates for relevance among the rules and tools in force, with the passages they are matched by. */
-export function agentCandidates(rules: readonly Rule[], tools: readonly CatalogTool[]): AgentCandidate[] {
+/**
+ * The candidates for relevance among the rules and tools in force, with the passages they are matched by;
+ * what one left out would have cost is counted with `tokens`, as the catalogue counts the tools.
+ */
+export function agentCandidates(
+  rules: readonly Rule[],
+  tools: readonly CatalogTool[],
+  tokens: (text: string) => number,
+): AgentCandidate[] {
   const fromRules = rules
     .filter((rule) => rule.include === 'agent')
     .map<AgentCandidate>((rule) => ({
@@ -45,7 +52,7 @@ export function agentCandidates(rules: readonly Rule[], tools: readonly CatalogT
         path: rule.path,
         include: 'agent',
         score,
-        tokens: rule.tokens,
+        tokens: tokens(rule.text),
         reason,
       }),
     }));

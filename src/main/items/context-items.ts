@@ -39,6 +39,16 @@ export interface ContextItemsOptions {
   vaultTools: readonly LlmTool[];
   mcp: McpToolSource | null;
   vectors: TextVectors | null;
+  /**
+   * A text's tokens as the context engine counts them for the configured model (calibrated): what every
+   * rule, tool schema and pinned note is shown and sized with.
+   */
+  tokens: (text: string) => number;
+  /**
+   * What each pinned note of a chat takes in its next request, by path, as the context meter counts it;
+   * a note left out of it has none.
+   */
+  pinnedTokens: (sessionId: string) => Promise<ReadonlyMap<string, number>>;
 }
 
 type PendingItems = NonNullable<SendInput['items']>;
@@ -57,7 +67,7 @@ const pendingKey = { pinned: 'pinned', rule: 'rules', tool: 'tools' } as const;
 export interface AnswerRequest {
   sessionId: string;
   question: string;
-  /** Local tokens a pinned note may take whole (60% of usable); past it, its passages are scored. */
+  /** What pinned notes may take whole (the budget's `pinned`); past it, their passages are scored. */
   pinnedLimit: number;
   numbers: (path: string, title: string) => number;
   signal: AbortSignal;
@@ -89,7 +99,10 @@ export class ContextItems {
   /** The vault's rules with their include modes and any warning about their frontmatter. */
   async rules(): Promise<RuleInfo[]> {
     const rules = await this.options.rules.list(this.settings().rulesFolder);
-    return rules.map(({ text: _text, passages: _passages, ...info }) => info);
+    return rules.map(({ text, passages: _passages, ...info }) => ({
+      ...info,
+      tokens: this.options.tokens(text),
+    }));
   }
 
   /**
@@ -100,7 +113,12 @@ export class ContextItems {
     const mcp = running
       ? { tools: this.options.mcp?.running() ?? [], notices: [] }
       : ((await this.options.mcp?.tools(signal)) ?? { tools: [], notices: [] });
-    const catalog = toolCatalog(this.options.vaultTools, this.settings().tools, mcp.tools);
+    const catalog = toolCatalog(
+      this.options.vaultTools,
+      this.settings().tools,
+      mcp.tools,
+      this.options.tokens,
+    );
     return { tools: catalog.map(({ info }) => info), notices: mcp.notices };
   }
 
@@ -112,10 +130,11 @@ export class ContextItems {
     const has = (kind: SessionItemKind, key: string) =>
       added.some((row) => row.kind === kind && row.key === key);
     const [rules, tools] = await Promise.all([this.rules(), this.tools(undefined, true)]);
-    const pinned = await pinnedNotes(
-      added.filter((entry) => entry.kind === 'pinned'),
+    const pins = added.filter((entry) => entry.kind === 'pinned');
+    const pinned = pinnedNotes(
+      pins,
       index,
-      this.options.readNote,
+      sessionId && pins.length > 0 ? await this.options.pinnedTokens(sessionId) : new Map(),
     );
     return {
       sessionId,
@@ -232,7 +251,7 @@ export class ContextItems {
         ? { tools: this.options.mcp?.running() ?? [], notices: [] }
         : (this.options.mcp?.tools(signal) ?? { tools: [], notices: [] }),
     ]);
-    const catalog = toolCatalog(this.options.vaultTools, settings.tools, mcp.tools);
+    const catalog = toolCatalog(this.options.vaultTools, settings.tools, mcp.tools, this.options.tokens);
     // Items chosen for a chat not started yet, among what was just listed; one gone since is left out.
     const pending = this.resolveAll(
       request.pending ?? {},
@@ -268,6 +287,7 @@ export class ContextItems {
     const candidates = agentCandidates(
       rules.filter((rule) => !addedRule(rule.path)),
       catalog.filter(({ tool }) => !addedTool(tool.name)),
+      this.options.tokens,
     );
     const vectors = request.estimate ? null : this.options.vectors;
     const relevance = await scoreRelevance(vectors, question, candidatePassages(candidates), signal);
@@ -279,6 +299,7 @@ export class ContextItems {
       added.filter((entry) => entry.kind === 'pinned'),
       {
         ...request,
+        tokens: this.options.tokens,
         index: this.options.index,
         readNote: this.options.readNote,
         vectors,

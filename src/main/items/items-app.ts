@@ -31,8 +31,10 @@ export interface ItemsAppOptions {
   vectors: TextVectors | null;
   /** The built attachment worker; without one files are read on the main thread. */
   attachmentWorker: string | null;
-  /** Counting and room for attachments in the open chat's model (SessionContext). */
+  /** Counting for the open chat's model, and room for attachments (SessionContext). */
   tokens: (text: string) => number;
+  /** What each pinned note of a chat takes in its next request, as the context meter counts it. */
+  pinnedTokens: (sessionId: string) => Promise<ReadonlyMap<string, number>>;
   attachmentRoom: () => Promise<{ tokens: number; window: number }>;
 }
 
@@ -58,6 +60,8 @@ export function createContextItems(options: ItemsAppOptions) {
     vaultTools: options.vaultTools,
     mcp,
     vectors: options.vectors,
+    tokens: options.tokens,
+    pinnedTokens: options.pinnedTokens,
   });
   const changed = (sessionId: string | null = null) => events.emit('items:changed', { sessionId });
   const mcpView = (caller?: Caller): McpServersView => {

@@ -1,5 +1,4 @@
 import type { ContextItemInput, NotePassage } from '../context/context-types';
-import { countTokens } from '../context/token-count';
 import { chunkNote } from '../embeddings/chunk-note';
 import type { TextVectors } from '../embeddings/text-vectors';
 
@@ -19,13 +18,14 @@ const passagesNotice =
 
 /**
  * A pinned note as a request item: the whole note as a numbered document, and, when it is longer than
- * pinned notes may be (`wholeLimit` local tokens), its passages scored against the question so the
- * context engine can give the most relevant ones instead.
+ * pinned notes may be (`wholeLimit`, counted with `tokens` as the context engine counts for the model),
+ * its passages scored against the question so the context engine can give the most relevant ones instead.
  */
 export async function pinnedItem(
   note: PinnedSource,
   question: string,
   wholeLimit: number,
+  tokens: (text: string) => number,
   numbers: DocumentNumbers,
   vectors: TextVectors | null,
   signal: AbortSignal,
@@ -41,7 +41,7 @@ export async function pinnedItem(
     text,
     readHint: `call read_note with "${note.path}"`,
   };
-  if (countTokens(text) <= wholeLimit) return { item, relevance: null };
+  if (tokens(text) <= wholeLimit) return { item, relevance: null };
   const chunks = chunkNote(note.title, note.content).chunks;
   const relevance = await scoreRelevance(
     vectors,
@@ -75,7 +75,10 @@ export async function pinnedItem(
 /** What pinned notes need to become items of one answer. */
 export interface PinnedSources {
   question: string;
+  /** What pinned notes may take whole, in the unit of `tokens`. */
   pinnedLimit: number;
+  /** A text's tokens as the context engine counts them for the model (calibrated). */
+  tokens: (text: string) => number;
   numbers: DocumentNumbers;
   signal: AbortSignal;
   index: { note(path: string): { path: string; title: string } | null };
@@ -106,6 +109,7 @@ export async function pinnedItems(
       { path: note.path, title: note.title, content },
       sources.question,
       sources.pinnedLimit,
+      sources.tokens,
       sources.numbers,
       sources.vectors,
       sources.signal,

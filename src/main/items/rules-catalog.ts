@@ -1,11 +1,10 @@
 import type { RuleInfo } from '../../shared/context-items-domain';
 import { chunkInput, chunkNote } from '../embeddings/chunk-note';
-import { countTokens } from '../context/token-count';
 import type { NoteHash } from '../index/note-catalog';
 import { readRuleNote } from './rule-note';
 
 /** A rule as requests use it: its text for the model and the passages a question is matched against. */
-export interface Rule extends RuleInfo {
+export interface Rule extends Omit<RuleInfo, 'tokens'> {
   /** The rule as the model is given it, in the system prompt. */
   text: string;
   /** What an `agent` rule is matched against: its description, else its title and its text's passages. */
@@ -59,7 +58,6 @@ export class RulesCatalog {
         name: note.title,
         include: 'manual',
         description: null,
-        tokens: 0,
         warning: `It could not be read (${content.message}).`,
         text: '',
         passages: [],
@@ -77,7 +75,6 @@ export class RulesCatalog {
       name: note.title,
       include: parsed.include,
       description: parsed.description,
-      tokens: countTokens(text),
       warning: parsed.warning,
       text,
       passages: passages.length > 0 ? passages : [note.title],

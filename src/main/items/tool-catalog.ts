@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { ItemInclude, ToolInfo } from '../../shared/context-items-domain';
-import { countTokens } from '../context/token-count';
 import { toolDefinitionText } from '../context/token-counter';
 import { toolSchemasOf } from '../context/tool-schemas';
 import type { LlmTool } from '../llm/llm-types';
@@ -31,16 +30,9 @@ export interface CatalogTool {
   info: ToolInfo;
 }
 
-const costs = new WeakMap<LlmTool, number>();
-
-/** What a tool's schema costs in a request (as the context engine counts it, in the default encoding). */
-export function toolTokens(tool: LlmTool): number {
-  let tokens = costs.get(tool);
-  if (tokens === undefined) {
-    tokens = countTokens(toolDefinitionText(toolSchemasOf([tool])[0]!));
-    costs.set(tool, tokens);
-  }
-  return tokens;
+/** What a tool's schema costs in a request: its definition as sent, counted with `tokens`. */
+function toolTokens(tool: LlmTool, tokens: (text: string) => number): number {
+  return tokens(toolDefinitionText(toolSchemasOf([tool])[0]!));
 }
 
 const anyInput = z.unknown();
@@ -62,11 +54,15 @@ function mcpLlmTool(offer: McpToolOffer): LlmTool {
   return tool;
 }
 
-/** The vault's tools with the modes the settings give them, and the MCP servers' tools with theirs. */
+/**
+ * The vault's tools with the modes the settings give them, and the MCP servers' tools with theirs; each
+ * schema counted with `tokens`, the context engine's count for the model.
+ */
 export function toolCatalog(
   vaultTools: readonly LlmTool[],
   modes: Readonly<Record<string, ItemInclude>>,
   mcp: readonly McpToolOffer[],
+  tokens: (text: string) => number,
 ): CatalogTool[] {
   const vault = vaultTools.map((tool) => ({
     tool,
@@ -76,7 +72,7 @@ export function toolCatalog(
       server: null,
       description: tool.description,
       include: modes[tool.name] ?? 'always',
-      tokens: toolTokens(tool),
+      tokens: toolTokens(tool, tokens),
     },
   }));
   const external = mcp.map((offer) => {
@@ -89,7 +85,7 @@ export function toolCatalog(
         server: { id: offer.server, name: offer.serverName },
         description: offer.description,
         include: offer.include,
-        tokens: toolTokens(tool),
+        tokens: toolTokens(tool, tokens),
       },
     };
   });

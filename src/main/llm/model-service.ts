@@ -14,6 +14,15 @@ import type { ChatModel } from './llm-types';
 import { ContextWindowResolver, listModels, offlineContextWindow, testConnection } from './model-catalog';
 import { trimmedBaseUrl, type FetchFunction } from './model-list';
 import type { ModelSettingsStore } from './model-settings';
+import { memoryNamedWindowStore, NamedContextWindows, type NamedWindowStore } from './named-context-windows';
+
+/** Where the windows servers named are kept, and who hears that the window changed. */
+export interface ModelWindowOptions {
+  named?: NamedWindowStore;
+  /** Told the configured model's window whenever a server names one or a kept one is dropped. */
+  onWindowChanged?: (window: ContextWindow) => void;
+  now?: () => Date;
+}
 
 /**
  * The chat model as the rest of the app sees it: settings, keys, the provider's catalogue and the
@@ -21,6 +30,7 @@ import type { ModelSettingsStore } from './model-settings';
  */
 export class ModelService {
   private readonly windows: ContextWindowResolver;
+  private readonly named: NamedContextWindows;
 
   constructor(
     private readonly settings: ModelSettingsStore,
@@ -28,8 +38,10 @@ export class ModelService {
     private readonly fetchImpl: FetchFunction = fetch,
     private readonly onChange: () => void = () => {},
     private readonly backgroundAllowed = true,
+    private readonly windowOptions: ModelWindowOptions = {},
   ) {
     this.windows = new ContextWindowResolver(fetchImpl);
+    this.named = new NamedContextWindows(windowOptions.named ?? memoryNamedWindowStore(), windowOptions.now);
   }
 
   setup(): ModelSetup {
@@ -49,6 +61,8 @@ export class ModelService {
    */
   configure(request: ModelSettingsRequest, caller?: Caller): ModelSetup {
     const settings = this.admitted(request, caller);
+    // A window the user sets replaces the one the server named.
+    if (settings.contextWindow !== null) this.named.forget(settings);
     this.settings.set(settings);
     this.onChange();
     return this.setup();
@@ -80,22 +94,45 @@ export class ModelService {
     return testConnection(settings, this.keys.key(settings), this.fetchImpl);
   }
 
-  /** The configured model's context window and where the figure came from. */
-  contextWindow(): Promise<ContextWindow> {
+  /**
+   * The configured model's context window and where the figure came from: the user's setting, else one
+   * the server named in a context-length error (kept until its metadata says otherwise), else what the
+   * server reports, the provider lists, the known-models table or the fallback give. The status bar, the
+   * meter, Settings, the CLI and every request's budget use this one figure.
+   */
+  async contextWindow(): Promise<ContextWindow> {
     const settings = this.settings.get();
-    return this.windows.resolve(settings, this.keys.key(settings));
+    return this.named.apply(settings, await this.windows.resolve(settings, this.keys.key(settings)));
   }
 
   /** As `contextWindow`, but waits for the provider at most `ms`, then answers from what is known offline. */
   async contextWindowWithin(ms: number): Promise<ContextWindow> {
+    const settings = this.settings.get();
     let timer: NodeJS.Timeout | undefined;
     const offline = new Promise<ContextWindow>((resolve) => {
-      timer = setTimeout(() => resolve(offlineContextWindow(this.settings.get())), ms);
+      timer = setTimeout(() => resolve(offlineContextWindow(settings)), ms);
     });
     try {
-      return await Promise.race([this.contextWindow(), offline]);
+      const resolved = await Promise.race([this.windows.resolve(settings, this.keys.key(settings)), offline]);
+      return this.named.apply(settings, resolved);
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /** The server refused a request as too long and named its window: it is kept for the server and model. */
+  async windowNamed(tokens: number): Promise<void> {
+    const settings = this.settings.get();
+    const resolved = await this.windows.resolve(settings, this.keys.key(settings));
+    if (resolved.source === 'user') return;
+    this.named.named(settings, tokens, resolved);
+    this.windowOptions.onWindowChanged?.(await this.contextWindow());
+  }
+
+  /** The server took a prompt of `tokens`: a kept window smaller than that was the server's old one. */
+  async promptTaken(tokens: number): Promise<void> {
+    if (this.named.taken(this.settings.get(), tokens)) {
+      this.windowOptions.onWindowChanged?.(await this.contextWindow());
     }
   }
 

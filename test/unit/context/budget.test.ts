@@ -4,25 +4,52 @@ import { defaultContextOptions } from '../../../src/main/context/context-options
 import type { ContextItemInput } from '../../../src/main/context/context-types';
 import { cutHeadTail } from '../../../src/main/context/head-tail';
 import { messageOverhead, TokenCounter } from '../../../src/main/context/token-counter';
-import { baseInput, filler, newEngine } from './context-fixtures';
+import { baseInput, filler, gpt4o, newEngine } from './context-fixtures';
 
 const counter = new TokenCounter('o200k_base');
 
 describe('the budget', () => {
   it('is the window less the reserved output and a 5% margin, in provider and local tokens', () => {
-    const budget = planBudget(10_000, 1_000, 1.25, defaultContextOptions, false);
-    expect(budget).toMatchObject({ margin: 500, usable: 8_500 });
+    const budget = planBudget(20_000, 1.25, defaultContextOptions);
+    // A quarter of the window would be 5,000: the reserved output stops at 4,096.
+    expect(budget).toMatchObject({ reservedOutput: 4_096, margin: 1_000, usable: 14_904 });
+    expect(budget).toMatchObject({ itemCap: 4_471, pinned: 8_942 }); // 30% and 60% of usable
     expect(budget.raw).toMatchObject({
-      usable: 6_800, // 8,500 / 1.25
-      itemCap: 2_040, // 30%
-      context: 2_040, // tools and context items: 30%
-      threshold: 5_440, // 80%
-      tail: 2_720, // 40%
+      usable: 11_923, // 14,904 / 1.25
+      itemCap: 3_576, // 30%
+      pinned: 7_153, // 60%
+      context: 3_576, // tools and context items: 30%
+      threshold: 9_538, // 80%
+      tail: 4_769, // 40%
     });
   });
 
-  it('shrinks for the retry after a context-length error', () => {
-    expect(planBudget(10_000, 1_000, 1, defaultContextOptions, true).usable).toBe(6_375);
+  it('keeps a quarter of a small window for the answer', () => {
+    expect(planBudget(4_096, 1, defaultContextOptions)).toMatchObject({
+      reservedOutput: 1_024,
+      margin: 205,
+      usable: 2_867,
+    });
+  });
+
+  it('shrinks for the retry after a context-length error, the reserved output staying', () => {
+    const budget = planBudget(10_000, 1, defaultContextOptions, true);
+    expect(budget.reservedOutput).toBe(2_500);
+    expect(budget.usable).toBe(Math.floor(7_000 * 0.75));
+  });
+
+  it('follows the user’s shares: the engine sizes items with its own options and calibration', () => {
+    const engine = newEngine({ itemCap: 0.2 });
+    engine.recordUsage(gpt4o, 2_000, 2_400, true);
+    const budget = engine.budget(gpt4o, 10_000);
+    expect(budget).toMatchObject({ usable: 7_000, itemCap: 1_400, ratio: 1.2 });
+    expect(budget.raw.itemCap).toBe(Math.floor(1_400 / 1.2));
+  });
+
+  it('is the one the assembly plans with: a request’s budget equals the engine’s for its window', () => {
+    const engine = newEngine();
+    const assembled = engine.assemble(baseInput({ window: 12_000 }));
+    expect(assembled.budget).toEqual(engine.budget(gpt4o, 12_000));
   });
 
   it('is broken down by part, and every part is what its items cost', () => {
@@ -74,7 +101,7 @@ describe('head … tail cuts', () => {
 });
 
 describe('the item cap', () => {
-  const window = 10_000; // usable 8,500; cap 2,550
+  const window = 12_143; // usable 8,500; cap 2,550
   const huge = `HEAD ${filler(6_000, 'body')} TAIL`;
 
   it('cuts a pinned note larger than 60% of the usable window, given no passages, to head … tail with the caller’s notice', () => {

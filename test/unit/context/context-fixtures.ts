@@ -80,7 +80,6 @@ export function baseInput(overrides: Partial<AssembleInput> = {}): AssembleInput
   return {
     model: gpt4o,
     window: 16_000,
-    reservedOutput: 1_000,
     system: 'You are Kasten, an assistant for the Markdown notes in the vault.',
     history: [],
     current: { id: 10_000, text: 'What do my notes say about gardening?' },

@@ -132,7 +132,7 @@ describe('recognizing context-length errors', () => {
         "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens",
       ),
     )!;
-    expect(engine.recordOverflow(gpt4o, 7_500, error).verdict).toBe('calibrated');
+    expect(engine.recordOverflow(gpt4o, 7_500, error, true).verdict).toBe('calibrated');
     expect(engine.calibration(gpt4o).ratio).toBeCloseTo(1.2);
   });
 });

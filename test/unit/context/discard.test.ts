@@ -10,9 +10,7 @@ const firstText = (messages: readonly LlmMessage[]) => {
 describe('the discard strategy', () => {
   it('fills from the newest message backwards and leaves the oldest out', () => {
     const history = conversation(20, { user: 100, tool: 0, answer: 300 });
-    const result = newEngine().assemble(
-      baseInput({ strategy: 'discard', window: 4_000, reservedOutput: 500, history }),
-    );
+    const result = newEngine().assemble(baseInput({ strategy: 'discard', window: 4_000, history }));
     expect(result.history.omittedIds.length).toBeGreaterThan(0);
     expect(result.history.sentIds.length).toBeGreaterThan(0);
     // What is sent is the newest stretch, and together with what is left out it is the whole conversation.
@@ -32,9 +30,7 @@ describe('the discard strategy', () => {
     }));
     const engine = newEngine();
     for (let window = 1_500; window <= 12_000; window += 137) {
-      const result = engine.assemble(
-        baseInput({ strategy: 'discard', window, reservedOutput: 300, history }),
-      );
+      const result = engine.assemble(baseInput({ strategy: 'discard', window, history }));
       assertCallsPaired(result.messages);
       const historySent = result.history.sentIds.length > 0;
       if (historySent) expect(firstText(result.messages)).toMatch(/^question \d+:/);

@@ -19,7 +19,7 @@ describe('a conversation of 5,000 messages', () => {
   ])('is assembled turn after turn in %s', (_name, model, window) => {
     const engine = newEngine();
     const profile = { key: model, model };
-    const input = baseInput({ model: profile, window, reservedOutput: 8_000, history, strategy: 'hybrid' });
+    const input = baseInput({ model: profile, window, history, strategy: 'hybrid' });
     const first = engine.assemble(input);
     // The next turn: the same stored messages read again (new objects), plus the turn just answered.
     const next = [

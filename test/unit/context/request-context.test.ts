@@ -58,7 +58,7 @@ const textOf = (message: LlmMessage | undefined) => (message?.role === 'user' ? 
 describe('the request context', () => {
   it('lists every item with its tokens, and they add up to the estimate exactly', () => {
     const engine = newEngine();
-    engine.recordUsage(gpt4o, 1_000, 1_130);
+    engine.recordUsage(gpt4o, 1_000, 1_130, true);
     const result = engine.assemble(fullInput());
     const sum = result.items.reduce((total, item) => total + item.tokens, 0);
     expect(sum).toBe(result.estimate.raw);
@@ -111,7 +111,7 @@ describe('the request context', () => {
 
   it('reports when even what cannot be left out exceeds the window', () => {
     const result = newEngine().assemble(
-      baseInput({ window: 2_000, reservedOutput: 500, current: { id: 1, text: filler(3_000) } }),
+      baseInput({ window: 2_000, current: { id: 1, text: filler(3_000) } }),
     );
     expect(result.overflow).toEqual({ needed: result.estimate.calibrated, available: result.budget.usable });
     expect(result.notices[0]).toMatch(/needs about [\d,]+ tokens; [\d,]+ are available/);

@@ -43,9 +43,12 @@ describe('the context meter text', () => {
 
 describe('the breakdown facts', () => {
   it('says the calibration ratio and how many answers it was learned from', () => {
-    expect(calibrationText({ ratio: 1.0712, samples: 3 })).toBe('calibrated ×1.07 from 3 answers');
-    expect(calibrationText({ ratio: 0.9, samples: 1 })).toBe('calibrated ×0.90 from 1 answer');
-    expect(calibrationText({ ratio: 1, samples: 0 })).toBe('uncalibrated');
+    expect(calibrationText({ ratio: 1.0712, samples: 7, answers: 3 })).toBe(
+      'calibrated ×1.07 from 3 answers',
+    );
+    // Three requests of one answer (two tool steps) are one answer.
+    expect(calibrationText({ ratio: 0.9, samples: 3, answers: 1 })).toBe('calibrated ×0.90 from 1 answer');
+    expect(calibrationText({ ratio: 1, samples: 0, answers: 0 })).toBe('uncalibrated');
   });
 
   it('says the server has not reported a prompt size until it has', () => {

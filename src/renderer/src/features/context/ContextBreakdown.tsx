@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { contextStrategies, type ContextStrategy } from '../../../../shared/context-domain';
 import { useChatStore } from '../chat/chat-store';
-import { windowSources } from '../settings/settings-store';
+import { windowOrigin } from '../settings/window-origin';
 import { partSegments } from './context-parts';
 import { useContextStore } from './context-store';
 import { calibrationText, exactTokens, reportedText } from './token-format';
@@ -97,7 +97,9 @@ export function ContextBreakdown({ onClose }: { onClose: () => void }) {
             <dt>Window</dt>
             <dd>
               {exactTokens(status.window)}{' '}
-              <span className="muted">from {windowSources[status.windowSource]}</span>
+              <span className="muted" data-testid="context-window-origin">
+                {windowOrigin({ source: status.windowSource, namedAt: status.windowNamedAt ?? undefined })}
+              </span>
             </dd>
             <dt>Usable</dt>
             <dd>

@@ -37,8 +37,8 @@ export function exactTokens(tokens: number): string {
 /** How far the local count has been corrected by what the provider reported. */
 export function calibrationText(calibration: CalibrationInfo): string {
   if (calibration.samples <= 0) return 'uncalibrated';
-  const answers = calibration.samples === 1 ? 'answer' : 'answers';
-  return `calibrated ×${calibration.ratio.toFixed(2)} from ${calibration.samples} ${answers}`;
+  const answers = calibration.answers === 1 ? 'answer' : 'answers';
+  return `calibrated ×${calibration.ratio.toFixed(2)} from ${calibration.answers} ${answers}`;
 }
 
 /** The prompt size the provider reported, or that it has not. */

@@ -48,7 +48,11 @@ export function PinnedItems({ pinned }: { pinned: PanelPinned[] }) {
               <span className="muted item-path">{note.path}</span>
               {note.state !== 'gone' && (
                 <span className="item-tokens">
-                  {note.pending ? 'counted when sent' : `${exactTokens(note.tokens)} tokens`}
+                  {note.tokens !== null
+                    ? `${exactTokens(note.tokens)} tokens`
+                    : note.pending
+                      ? 'counting…'
+                      : 'not in the next request'}
                 </span>
               )}
             </div>

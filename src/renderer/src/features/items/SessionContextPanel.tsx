@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useContextStore } from '../context/context-store';
 import { exactTokens } from '../context/token-format';
 import { AgentPromptSection } from './AgentPromptSection';
 import { FileItems } from './FileItems';
@@ -32,10 +33,10 @@ function Section({
 }
 
 /** "2 in use · 48 tokens": how many of a section's items are in force, and what they cost. */
-function inForce(entries: { tokens: number; active?: boolean }[], word: string): string | undefined {
+function inForce(entries: { tokens: number | null; active?: boolean }[], word: string): string | undefined {
   const used = entries.filter((entry) => entry.active !== false);
   if (used.length === 0) return undefined;
-  const tokens = used.reduce((sum, entry) => sum + entry.tokens, 0);
+  const tokens = used.reduce((sum, entry) => sum + (entry.tokens ?? 0), 0);
   return `${used.length} ${word} · ${exactTokens(tokens)} tokens`;
 }
 
@@ -76,6 +77,7 @@ export function SessionContextPanel() {
   const items = useItemsStore((state) => state.items);
   const pending = useItemsStore((state) => state.pending);
   const error = useItemsStore((state) => state.error);
+  const meter = useContextStore((state) => state.status?.pinned ?? null);
   return (
     <div className="session-context" data-testid="session-context">
       <p className="items-intro small muted">
@@ -89,7 +91,7 @@ export function SessionContextPanel() {
         </p>
       )}
       {items ? (
-        <Sections items={panelItems(items, pending)} />
+        <Sections items={panelItems(items, pending, meter)} />
       ) : (
         !error && <p className="muted pad">Loading…</p>
       )}

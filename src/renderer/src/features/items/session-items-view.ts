@@ -15,7 +15,7 @@ export interface PendingItems {
 
 export const noPendingItems: PendingItems = { rules: [], tools: [], pinned: [] };
 
-/** A pinned note as the panel lists it: one chosen before the chat started has no count yet. */
+/** A pinned note as the panel lists it; `pending`: chosen before the chat started. */
 export type PanelPinned = PinnedNote & { pending: boolean };
 
 /** What the panel shows: main's items, with those chosen for a chat not started yet marked active. */
@@ -23,15 +23,30 @@ export interface PanelItems extends Omit<SessionItems, 'pinned'> {
   pinned: PanelPinned[];
 }
 
-/** Main's view of the chat's items, with the pending ones added (rules and tools active, notes pinned). */
-export function panelItems(items: SessionItems, pending: PendingItems): PanelItems {
+/**
+ * Main's view of the chat's items, with the pending ones added (rules and tools active, notes pinned).
+ * A pinned note shows what the context meter's reading (`meter`, when there is one) gives it, so that
+ * the tab, the meter and "Context used" say the same.
+ */
+export function panelItems(
+  items: SessionItems,
+  pending: PendingItems,
+  meter: readonly { path: string; tokens: number }[] | null = null,
+): PanelItems {
   const pinnedPaths = new Set(items.pinned.map((note) => note.path));
+  const counted = new Map(meter?.map((entry) => [entry.path, entry.tokens]));
+  const tokens = (path: string, fallback: number | null) =>
+    meter === null ? fallback : (counted.get(path) ?? null);
   return {
     ...items,
     rules: items.rules.map((rule) => (pending.rules.includes(rule.path) ? { ...rule, active: true } : rule)),
     tools: items.tools.map((tool) => (pending.tools.includes(tool.name) ? { ...tool, active: true } : tool)),
     pinned: [
-      ...items.pinned.map((note) => ({ ...note, pending: false })),
+      ...items.pinned.map((note) => ({
+        ...note,
+        tokens: note.state === 'gone' ? null : tokens(note.path, note.tokens),
+        pending: false,
+      })),
       ...pending.pinned
         .filter((note) => !pinnedPaths.has(note.path))
         .map((note) => ({
@@ -39,7 +54,7 @@ export function panelItems(items: SessionItems, pending: PendingItems): PanelIte
           title: note.title,
           state: 'present' as const,
           previousPath: null,
-          tokens: 0,
+          tokens: tokens(note.path, null),
           pending: true,
         })),
     ],

@@ -1,5 +1,5 @@
 import type { ContextWindow, ContextWindowSource, ModelSettings } from '../../../../shared/chat-domain';
-import { windowSources } from './settings-store';
+import { windowOrigin } from './window-origin';
 
 /** Figures Ollama picks when it is asked through its OpenAI-compatible API, which cannot set the window. */
 const ollamaInForce = new Set<ContextWindowSource>(['ollama-loaded', 'modelfile', 'ollama-default']);
@@ -31,7 +31,7 @@ export function ContextWindowNote({
   return (
     <>
       <p className="field-note" data-testid="context-window">
-        {window.tokens.toLocaleString()} tokens, from {windowSources[window.source]}.
+        {window.tokens.toLocaleString()} tokens, {windowOrigin(window)}.
         {native && window.source !== 'ollama-num-ctx' && ' Kasten sets it on each request (num_ctx).'}
         {native && window.source === 'ollama-num-ctx' && ' A larger window needs more memory: set one here.'}
         {!native && !followsOllama && " Leave empty to use the server's own figure."}

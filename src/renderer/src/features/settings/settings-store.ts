@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ContextWindow, ContextWindowSource, ModelSettings } from '../../../../shared/chat-domain';
+import type { ContextWindow, ModelSettings } from '../../../../shared/chat-domain';
 import type {
   ConnectionReport,
   ModelInfo,
@@ -169,17 +169,6 @@ export function startSettingsSync(): void {
   subscribed = true;
   void useSettingsStore.getState().load();
   kasten.summaries.onProgress((summaries) => useSettingsStore.setState({ summaries }));
+  // A server named its window in a refusal, or a kept one was dropped: the status bar and Settings follow.
+  kasten.models.onWindowChanged((window) => useSettingsStore.setState({ window }));
 }
-
-/** Where a context window figure came from, in words that follow "from". */
-export const windowSources: Record<ContextWindowSource, string> = {
-  user: 'your setting',
-  'ollama-num-ctx': "Kasten's default, set on each request (num_ctx)",
-  modelfile: "the model's Modelfile (num_ctx)",
-  'ollama-loaded': 'the window Ollama has the model loaded with',
-  'ollama-default': "Ollama's default, which its OpenAI-compatible API cannot change",
-  'server-loaded': 'the window the server runs the model with',
-  provider: "the provider's model list",
-  'known-model': 'the known-models table',
-  fallback: 'the fallback: nothing better is known',
-};

@@ -1,4 +1,5 @@
-import { useSettingsStore, windowSources } from '../settings/settings-store';
+import { useSettingsStore } from '../settings/settings-store';
+import { windowOrigin } from '../settings/window-origin';
 import { problemWords, useModelHealthStore } from './model-health-store';
 
 /** The chat model and its context window; opens the settings. Summary progress while it runs. */
@@ -35,8 +36,11 @@ export function ModelStatus() {
         type="button"
         className="link-button status-model"
         data-testid="model-status"
+        data-window-source={window?.source}
         title={
-          window ? `Context window from ${windowSources[window.source]}. Click for settings.` : 'Settings'
+          window
+            ? `Context window of ${window.tokens.toLocaleString()} tokens, ${windowOrigin(window)}. Click for settings.`
+            : 'Settings'
         }
         onClick={() => show(true)}
       >
