@@ -18,6 +18,17 @@ export interface HistoryInput {
   tailTokens: number;
   options: Pick<ContextOptions, 'tailTurns' | 'maskedTokens' | 'cutNotice'>;
   counter: TokenCounter;
+  /** History tokens between two places where masking and dropping may cut: they cut this much at once. */
+  quantum: number;
+  /** How the chat's previous request cut the history: this one cuts no earlier, so the prefix holds. */
+  previous?: HistoryCut | null;
+}
+
+/** Where a request's history started and whether it masked old tool results. */
+export interface HistoryCut {
+  /** The first message sent; null when none was. */
+  firstId: number | null;
+  masked: boolean;
 }
 
 interface Prepared {
@@ -52,6 +63,10 @@ export interface HistoryPlan {
  * user message. `hybrid` first shortens tool results older than the tail that the model already
  * answered from, when the history is past the threshold. Counting stops where the room ends, so a long
  * conversation costs what fits in the window, not its length.
+ *
+ * Masking and dropping cut only at cut points, a quantum of history apart, and never back before where
+ * the previous request cut: past a threshold they cut a chunk at once, and the requests after it append
+ * to the same prefix again, which a server can reuse.
  */
 export function planHistory(input: HistoryInput): HistoryPlan {
   const { history, counter } = input;
@@ -83,22 +98,41 @@ export function planHistory(input: HistoryInput): HistoryPlan {
   };
 
   const tailStart = findTail(blocks, (b) => prepare(b, false).tokens, input);
-  const masking = (b: number, on: boolean) => on && b < tailStart && blocks[b]!.consumed;
+  const points = cutPoints(blocks, (b) => prepare(b, false).tokens, input.quantum);
+  // Results are masked before a cut point, the last one the tail has passed; the retry masks up to the tail.
+  const maskEnd = input.aggressive ? tailStart : (points.findLast((point) => point <= tailStart) ?? 0);
+  const masking = (b: number, on: boolean) => on && b < maskEnd && blocks[b]!.consumed;
   const exceeds = (limit: number, mask: boolean) => {
     let sum = 0;
     for (let b = blocks.length - 1; b >= 0 && sum <= limit; b--) sum += prepare(b, masking(b, mask)).tokens;
     return sum > limit;
   };
-  const mask = input.strategy === 'hybrid' && (input.aggressive || exceeds(input.thresholdRoom, false));
+  // Once a chat masks, it goes on masking: unmasking would change its prefix back.
+  const mask =
+    input.strategy === 'hybrid' &&
+    (input.aggressive || input.previous?.masked === true || exceeds(input.thresholdRoom, false));
   const over = input.strategy !== 'discard' && exceeds(input.thresholdRoom, mask);
 
-  let first = blocks.length;
-  let used = 0;
-  for (let b = blocks.length - 1; b >= 0; b--) {
-    const tokens = prepare(b, masking(b, mask)).tokens;
-    if (used + tokens > input.room) break;
-    used += tokens;
-    first = b;
+  const tokensFrom = (start: number) => {
+    let sum = 0;
+    for (let b = blocks.length - 1; b >= start && sum <= input.room; b--)
+      sum += prepare(b, masking(b, mask)).tokens;
+    return sum;
+  };
+  const floor = floorBlock(history, blocks, input.previous?.firstId ?? null);
+  let first = [floor, ...points.filter((point) => point > floor)].find(
+    (point) => tokensFrom(point) <= input.room,
+  );
+  if (first === undefined) {
+    // Not even the newest cut point fits: as many of the newest blocks as the room holds.
+    first = blocks.length;
+    let used = 0;
+    for (let b = blocks.length - 1; b >= floor; b--) {
+      const tokens = prepare(b, masking(b, mask)).tokens;
+      if (used + tokens > input.room) break;
+      used += tokens;
+      first = b;
+    }
   }
   while (first < blocks.length && !blocks[first]!.startsTurn) first++;
 
@@ -131,6 +165,36 @@ export function planHistory(input: HistoryInput): HistoryPlan {
     plan.cut += entry.cut;
   }
   return plan;
+}
+
+/**
+ * The turn starts where a cut may fall: the first turn, then each one past which the history (counted
+ * from its start, as sent unmasked) has grown by another `quantum`. They stay where they are as the chat
+ * goes on, since earlier blocks do not change.
+ */
+function cutPoints(blocks: readonly Block[], tokensOf: (b: number) => number, quantum: number): number[] {
+  const points: number[] = [];
+  let sum = 0;
+  let next = 0;
+  for (let b = 0; b < blocks.length; b++) {
+    if (blocks[b]!.startsTurn && sum >= next) {
+      points.push(b);
+      next = (Math.floor(sum / quantum) + 1) * quantum;
+    }
+    sum += tokensOf(b);
+  }
+  return points;
+}
+
+/** The block of the message the previous request started with (0 when it is no longer in the history). */
+function floorBlock(
+  history: readonly ConversationMessage[],
+  blocks: readonly Block[],
+  firstId: number | null,
+) {
+  if (firstId === null) return 0;
+  const index = blocks.findIndex((block) => history[block.start]!.id >= firstId);
+  return index === -1 ? blocks.length : index;
 }
 
 /** The last `tailTurns` turns that fit the tail's bound together; its first block. */
