@@ -11,11 +11,11 @@ import type {
 } from '../context/context-types';
 import type { HistoryCut } from '../context/history-plan';
 import { toolSchemasOf } from '../context/tool-schemas';
-import type { ChatModel, LlmMessage, LlmTool } from '../llm/llm-types';
+import type { ChatModel, LlmMessage, LlmTool, LlmUsage } from '../llm/llm-types';
 import type { AnswerItems } from '../items/answer-items';
 import { summarize } from './compaction-summarizer';
 import type { ContextRecords } from './context-records';
-import { recordOf, tooLong, usageNotice } from './request-record';
+import { cachedOf, recordOf, tooLong, usageNotice } from './request-record';
 
 /** How long one summarization request may take before compaction falls back to `discard`. */
 const defaultCompactionTimeoutMs = 120_000;
@@ -189,12 +189,20 @@ export class RequestPlanner {
     return this.options.engine.estimate(this.options.profile, text).calibrated;
   }
 
-  /** What the provider reported for a sent request: the record gets it, the calibration learns from it. */
-  reported(request: PlannedRequest, promptTokens: number | null): RequestContext {
+  /**
+   * What the provider reported for a sent request: the record gets it (with the prompt tokens it read
+   * from its cache), the calibration learns from it.
+   */
+  reported(
+    request: PlannedRequest,
+    usage: Pick<LlmUsage, 'inputTokens' | 'cachedInputTokens'>,
+  ): RequestContext {
+    const promptTokens = usage.inputTokens;
     const observation = this.options.engine.recordUsage(this.options.profile, request.raw, promptTokens);
-    const context = { ...request.context, reported: promptTokens };
-    const notice = usageNotice(observation.verdict, promptTokens, context.estimated);
-    if (notice) context.notices = [...context.notices, notice];
+    const cache = cachedOf(promptTokens, usage.cachedInputTokens ?? null);
+    const context = { ...request.context, reported: promptTokens, cached: cache.cached };
+    const notices = [usageNotice(observation.verdict, promptTokens, context.estimated), cache.notice];
+    context.notices = [...context.notices, ...notices.filter((notice) => notice !== null)];
     return context;
   }
 
@@ -322,6 +330,6 @@ function cutOf(request: RequestContext | null): { summarized: number; cut: Histo
   const history = request.items.find((item) => item.kind === 'history');
   return {
     summarized: summary?.messageIds?.length ?? 0,
-    cut: { firstId: history?.messageIds?.[0] ?? null, masked: history?.form === 'masked' },
+    cut: { firstId: history?.messageIds?.[0] ?? null, maskedBefore: request.maskedBefore ?? null },
   };
 }

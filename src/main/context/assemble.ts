@@ -23,7 +23,15 @@ export interface AssembledRequest {
   parts: Record<ContextKind, number>;
   estimate: { raw: number; calibrated: number; ratio: number };
   budget: Budget;
-  history: { sentIds: number[]; omittedIds: number[]; summarizedIds: number[]; masked: number; cut: number };
+  history: {
+    sentIds: number[];
+    omittedIds: number[];
+    summarizedIds: number[];
+    masked: number;
+    cut: number;
+    /** Tool results of messages before this one are masked; null when none are. */
+    maskedBefore: number | null;
+  };
   /** The texts of the latest message's references as sent: a later request replays them as they were. */
   references: string[];
   /** Set when compacting would help (or was asked for): run it, then assemble again. */
@@ -205,6 +213,7 @@ export function assembleRequest(
       summarizedIds: summary ? [...summary.coveredIds] : [],
       masked: history.masked,
       cut: history.cut,
+      maskedBefore: history.maskedBefore,
     },
     references: byKind('reference').map((placed) => placed.text),
     compaction,

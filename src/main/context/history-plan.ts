@@ -24,11 +24,12 @@ export interface HistoryInput {
   previous?: HistoryCut | null;
 }
 
-/** Where a request's history started and whether it masked old tool results. */
+/** Where a request's history started, and up to where it masked old tool results. */
 export interface HistoryCut {
   /** The first message sent; null when none was. */
   firstId: number | null;
-  masked: boolean;
+  /** Tool results of messages before this one were masked; null when none were. */
+  maskedBefore: number | null;
 }
 
 interface Prepared {
@@ -49,6 +50,8 @@ export interface HistoryPlan {
   /** Old tool results shortened to stubs, and tool results cut to the item cap, among those sent. */
   masked: number;
   cut: number;
+  /** Tool results of messages before this one are masked; null when none are. */
+  maskedBefore: number | null;
   /** The history is past the threshold even after masking: compacting would help. */
   over: boolean;
   blocks: Block[];
@@ -99,24 +102,31 @@ export function planHistory(input: HistoryInput): HistoryPlan {
 
   const tailStart = findTail(blocks, (b) => prepare(b, false).tokens, input);
   const points = cutPoints(blocks, (b) => prepare(b, false).tokens, input.quantum);
-  // Results are masked before a cut point, the last one the tail has passed; the retry masks up to the tail.
-  const maskEnd = input.aggressive ? tailStart : (points.findLast((point) => point <= tailStart) ?? 0);
-  const masking = (b: number, on: boolean) => on && b < maskEnd && blocks[b]!.consumed;
-  const exceeds = (limit: number, mask: boolean) => {
+  const maskedUpTo = (end: number) => (b: number) => b < end && blocks[b]!.consumed;
+  const exceeds = (limit: number, end: number) => {
+    const masked = maskedUpTo(end);
     let sum = 0;
-    for (let b = blocks.length - 1; b >= 0 && sum <= limit; b--) sum += prepare(b, masking(b, mask)).tokens;
+    for (let b = blocks.length - 1; b >= 0 && sum <= limit; b--) sum += prepare(b, masked(b)).tokens;
     return sum > limit;
   };
-  // Once a chat masks, it goes on masking: unmasking would change its prefix back.
-  const mask =
-    input.strategy === 'hybrid' &&
-    (input.aggressive || input.previous?.masked === true || exceeds(input.thresholdRoom, false));
-  const over = input.strategy !== 'discard' && exceeds(input.thresholdRoom, mask);
+  // What the previous request masked stays masked: unmasking would change the prefix back. Past the
+  // threshold, masking reaches the last cut point the tail has passed (the retry: the tail), at once.
+  const kept =
+    input.previous?.maskedBefore == null ? 0 : floorBlock(history, blocks, input.previous.maskedBefore);
+  const furthest = input.aggressive ? tailStart : (points.findLast((point) => point <= tailStart) ?? 0);
+  const maskEnd =
+    input.strategy !== 'hybrid'
+      ? 0
+      : input.aggressive || exceeds(input.thresholdRoom, kept)
+        ? Math.max(kept, furthest)
+        : kept;
+  const isMasked = maskedUpTo(maskEnd);
+  const over = input.strategy !== 'discard' && exceeds(input.thresholdRoom, maskEnd);
 
   const tokensFrom = (start: number) => {
     let sum = 0;
     for (let b = blocks.length - 1; b >= start && sum <= input.room; b--)
-      sum += prepare(b, masking(b, mask)).tokens;
+      sum += prepare(b, isMasked(b)).tokens;
     return sum;
   };
   const floor = floorBlock(history, blocks, input.previous?.firstId ?? null);
@@ -128,7 +138,7 @@ export function planHistory(input: HistoryInput): HistoryPlan {
     first = blocks.length;
     let used = 0;
     for (let b = blocks.length - 1; b >= floor; b--) {
-      const tokens = prepare(b, masking(b, mask)).tokens;
+      const tokens = prepare(b, isMasked(b)).tokens;
       if (used + tokens > input.room) break;
       used += tokens;
       first = b;
@@ -144,10 +154,12 @@ export function planHistory(input: HistoryInput): HistoryPlan {
     tokens: 0,
     masked: 0,
     cut: 0,
+    maskedBefore:
+      maskEnd === 0 ? null : (history[blocks[maskEnd]?.start ?? -1]?.id ?? history.at(-1)!.id + 1),
     over,
     blocks,
     tailStart,
-    blockTokens: (b) => prepare(b, masking(b, mask)).tokens,
+    blockTokens: (b) => prepare(b, isMasked(b)).tokens,
   };
   for (let b = 0; b < blocks.length; b++) {
     const block = blocks[b]!;
@@ -157,7 +169,7 @@ export function planHistory(input: HistoryInput): HistoryPlan {
       if (ids.at(-1) !== id) ids.push(id);
     }
     if (b < first) continue;
-    const entry = prepare(b, masking(b, mask));
+    const entry = prepare(b, isMasked(b));
     plan.messages.push(...entry.messages);
     plan.messageTokens.push(...entry.messageTokens);
     plan.tokens += entry.tokens;

@@ -28,7 +28,7 @@ function cutsOver(turns: number, strategy: ContextStrategy, window: number, shap
     if (previous && !sent.startsWith(JSON.stringify(previous.messages).slice(0, -1))) cuts.push(turn);
     previous = {
       messages: result.messages,
-      cut: { firstId: result.history.sentIds[0] ?? null, masked: result.history.masked > 0 },
+      cut: { firstId: result.history.sentIds[0] ?? null, maskedBefore: result.history.maskedBefore },
     };
   }
   return cuts;
@@ -44,7 +44,7 @@ describe('cutting the history in chunks', () => {
   });
 
   it('under hybrid, masks old tool results a chunk at a time, not one more at every turn', () => {
-    const cuts = cutsOver(30, 'hybrid', 12_000, { user: 40, tool: 500, answer: 80 });
+    const cuts = cutsOver(24, 'hybrid', 16_000, { user: 40, tool: 500, answer: 80 });
     expect(cuts.length).toBeGreaterThan(0);
     for (let index = 1; index < cuts.length; index++) {
       expect(cuts[index]! - cuts[index - 1]!, `cuts at turns ${cuts.join(', ')}`).toBeGreaterThanOrEqual(3);
@@ -58,7 +58,7 @@ describe('cutting the history in chunks', () => {
     const big = engine.assemble({ ...input, current: { id: 10_000, text: filler(1_200, 'long question:') } });
     const firstId = big.history.sentIds[0]!;
     // A short question leaves more room, yet the history starts where the long one's did.
-    const next = engine.assemble({ ...input, previousCut: { firstId, masked: false } });
+    const next = engine.assemble({ ...input, previousCut: { firstId, maskedBefore: null } });
     expect(next.history.sentIds[0]).toBe(firstId);
     expect(engine.assemble(input).history.sentIds[0]).toBeLessThan(firstId);
   });
