@@ -70,6 +70,8 @@ export interface AppOptions {
   compactionTimeoutMs?: number;
   /** Who decides on write tool calls: the user in the chat (default), or nobody may write (CLI). */
   writes?: WriteMode;
+  /** The clock of the date and time the model is told (tests replay chats over days). */
+  now?: () => Date;
 }
 
 /** Everything a host needs: the contract's handlers, the push events, and the lifecycle. */
@@ -227,6 +229,7 @@ export function createApp(options: AppOptions): KastenApp {
     pendingFiles: (tokens) => items.intake.peek(tokens),
     strategy: options.contextStrategy,
     compactionTimeoutMs: options.compactionTimeoutMs,
+    now: options.now,
   });
   const chat = new ChatService({
     store: chatStore,

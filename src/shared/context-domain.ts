@@ -88,6 +88,11 @@ export interface RequestContext {
   estimated: number;
   /** Prompt tokens the provider reported for it; null when it reported none. */
   reported: number | null;
+  /**
+   * Of those, the tokens the server read from its prompt cache rather than processing them again;
+   * null or absent when it reported none (or a figure larger than the prompt, which is not believed).
+   */
+  cached?: number | null;
   calibration: CalibrationInfo;
   strategy: ContextStrategy;
   /** Tokens by part; they add up to `estimated`. */
@@ -98,6 +103,11 @@ export interface RequestContext {
   notices: string[];
   /** Sent again, smaller, after the provider refused the first try as too long. */
   retried: boolean;
+  /**
+   * Tool results of earlier messages before this id were masked (null or absent: none were). The next
+   * request masks at least as much, so that what it starts with stays what this one sent.
+   */
+  maskedBefore?: number | null;
   /**
    * Set when the request could not be made to fit (or was refused again): what it needed and what the
    * window has. The answer then ends with an error the user can act on (compact, drop a note, new chat).

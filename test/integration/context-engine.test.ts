@@ -11,6 +11,7 @@ import {
   type CountingLog,
 } from '../support/counting-model';
 import { startIndexedApp } from '../support/indexed-app';
+import { prose, summaryText } from '../support/long-chat';
 import { kasten } from '../support/run-cli';
 import {
   startScriptedModelServer,
@@ -24,18 +25,6 @@ const window = 4096;
 let workspace: ReturnType<typeof tempWorkspace>;
 let server: ScriptedModelServer;
 let app: KastenApp;
-
-/** Prose that is not one word repeated: a note of about `words` words. */
-function prose(topic: string, words: number): string {
-  const vocabulary =
-    `${topic} notes link ideas across folders while each card keeps one thought and its source`.split(' ');
-  const out: string[] = [];
-  for (let index = 0; out.length < words; index++) {
-    out.push(vocabulary[(index * 7) % vocabulary.length]!);
-    if (index % 13 === 12) out.push(`${topic.toLowerCase()}-${index}.`);
-  }
-  return out.join(' ');
-}
 
 beforeEach(async () => {
   workspace = tempWorkspace('chat');
@@ -52,19 +41,6 @@ afterEach(async () => {
   await server.stop();
   workspace.remove();
 });
-
-const summaryText = [
-  '## Goal',
-  'Understand the notes on linking.',
-  '## Decisions',
-  'None.',
-  '## Facts',
-  'Links matter more than folders [1].',
-  '## Open questions',
-  'None.',
-  '## Next steps',
-  'Keep asking.',
-].join('\n');
 
 /** The turn number a question carries ("Question 17: …"). */
 function turnOf(request: ChatRequest): number {

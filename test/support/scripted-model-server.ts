@@ -2,11 +2,17 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { anthropicStreamLines, fromAnthropicMessages } from './anthropic-messages-wire';
 import { fromOllamaChat, ollamaChatBody, ollamaChatLines } from './ollama-chat-wire';
 
 export interface ScriptedUsage {
   promptTokens: number;
   completionTokens: number;
+  /**
+   * Of the prompt, the tokens read from the server's cache: OpenAI's `prompt_tokens_details.cached_tokens`,
+   * Anthropic's `cache_read_input_tokens`. Without it neither is sent.
+   */
+  cachedTokens?: number;
 }
 
 export interface ScriptedToolCall {
@@ -59,8 +65,11 @@ export interface ChatMessage {
  * read Ollama's `options.num_ctx`.
  */
 export interface ChatRequest {
-  /** `openai`: `POST /v1/chat/completions`; `ollama`: Ollama's native `POST /api/chat`. */
-  api: 'openai' | 'ollama';
+  /**
+   * `openai`: `POST /v1/chat/completions`; `ollama`: Ollama's native `POST /api/chat`; `anthropic`:
+   * `POST /v1/messages` (streamed only).
+   */
+  api: 'openai' | 'ollama' | 'anthropic';
   model: string;
   messages: ChatMessage[];
   tools?: unknown[];
@@ -206,6 +215,17 @@ export async function startScriptedModelServer(
       const request = toChatRequest(body);
       if (typeof request === 'string') {
         return sendJson(res, 400, openAiError(request, 'invalid_request_error'));
+      }
+      chatRequests.push(request);
+      return answerChat(req, res, request, nextReply(request), ++completionCount);
+    }
+    if (route === 'POST /v1/messages') {
+      const request = fromAnthropicMessages(body);
+      if (typeof request === 'string') {
+        return sendJson(res, 400, {
+          type: 'error',
+          error: { type: 'invalid_request_error', message: request },
+        });
       }
       chatRequests.push(request);
       return answerChat(req, res, request, nextReply(request), ++completionCount);
@@ -377,7 +397,12 @@ export interface Completion {
   text: string;
   toolCalls: OutgoingToolCall[];
   /** Null: the server reports no usage. */
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
+  usage: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    prompt_tokens_details?: { cached_tokens: number };
+  } | null;
   cut: boolean;
   /** The message of a `stream-error` reply, sent after the text; null otherwise. */
   failure: string | null;
@@ -431,10 +456,18 @@ async function answerChat(
             prompt_tokens: promptTokens,
             completion_tokens: completionTokens,
             total_tokens: promptTokens + completionTokens,
+            ...(scripted?.cachedTokens === undefined
+              ? {}
+              : { prompt_tokens_details: { cached_tokens: scripted.cachedTokens } }),
           },
     cut: 'fault' in reply && reply.fault === 'cut',
     failure: 'fault' in reply && reply.fault === 'stream-error' ? reply.message : null,
   };
+  if (request.api === 'anthropic') {
+    const lines = anthropicStreamLines(completion, scripted?.cachedTokens ?? 0);
+    await streamLines(res, { 'content-type': 'text/event-stream; charset=utf-8' }, lines, reply);
+    return void (completion.cut ? res.destroy() : res.end());
+  }
   if (ollama && request.stream) {
     const lines = ollamaChatLines(completion, Math.max(1, reply.chunkSize ?? 8));
     await streamLines(res, { 'content-type': 'application/x-ndjson' }, lines, reply);

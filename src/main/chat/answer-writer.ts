@@ -8,6 +8,7 @@ import type { ChatStore } from './chat-store';
 import { addReference, runTurn, type TurnEnd, type TurnOptions, type TurnState } from './chat-turn';
 import type { ToolVault } from './note-locator';
 import type { RequestPlanner } from './request-planner';
+import { withSentReferences } from './conversation';
 import { Throttle } from './throttle';
 import type { WriteContext } from './write-tools';
 
@@ -119,6 +120,7 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
         // The notes the question linked cost what the first request gave them, in the provider's tokens.
         if (position === 0)
           store.references.setDirectTokens(options.planner.questionId, directTokens(context));
+        if (context.step === 0) keepSentReferences(store, options.planner);
         contextChanges.request();
       }),
       vault: vault.tools,
@@ -174,6 +176,13 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
     return finished;
   });
   return { assistant, controller, done };
+}
+
+/** Stores the question's linked notes as the first request sent them, for later requests to replay. */
+function keepSentReferences(store: ChatStore, planner: RequestPlanner): void {
+  const question = store.message(planner.questionId);
+  const parts = withSentReferences(question.parts, planner.sentReferences);
+  if (parts) store.updateMessage(question.id, { parts });
 }
 
 function directTokens(context: RequestContext): { path: string; tokens: number }[] {

@@ -128,7 +128,7 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
               options.onChange(state, true);
             } else {
               state.usage = addUsage(state.usage, event.usage);
-              record(position, requests.reported(request, event.usage.inputTokens));
+              record(position, requests.reported(request, event.usage));
             }
           }
           break;

@@ -3,13 +3,19 @@ import type { ContextStrategy, DroppedItem, RequestContext } from '../../shared/
 import type { AssembledRequest } from '../context/assemble';
 import type { ContextEngine } from '../context/context-engine';
 import type { ContextLengthError } from '../context/context-length-error';
-import type { ContextItemInput, ConversationMessage, ModelProfile } from '../context/context-types';
+import type {
+  ContextItemInput,
+  ConversationMessage,
+  ModelProfile,
+  OfferedTool,
+} from '../context/context-types';
+import type { HistoryCut } from '../context/history-plan';
 import { toolSchemasOf } from '../context/tool-schemas';
-import type { ChatModel, LlmMessage, LlmTool } from '../llm/llm-types';
+import type { ChatModel, LlmMessage, LlmTool, LlmUsage } from '../llm/llm-types';
 import type { AnswerItems } from '../items/answer-items';
 import { summarize } from './compaction-summarizer';
 import type { ContextRecords } from './context-records';
-import { recordOf, tooLong, usageNotice } from './request-record';
+import { cachedOf, recordOf, tooLong, usageNotice } from './request-record';
 
 /** How long one summarization request may take before compaction falls back to `discard`. */
 const defaultCompactionTimeoutMs = 120_000;
@@ -24,10 +30,14 @@ export interface PlannerOptions {
   window: ContextWindow;
   strategy: ContextStrategy;
   /**
-   * The system prompt for the tools a request offers, whether it was given numbered documents, and the
-   * agent prompt when the user has it replace Kasten's instructions.
+   * The system prompt for the tools a request offers, whether notes are pinned, and the agent prompt
+   * when the user has it replace Kasten's instructions.
    */
   system: (tools: readonly string[], documents: boolean, replacement: string | null) => string;
+  /** Closing every request of the answer, before the turn's own (the time of day). */
+  reminders?: readonly string[];
+  /** The chat's last request before this answer: this answer's history is cut no earlier than it was. */
+  previous?: RequestContext | null;
   /** Tools in every request, with how each came in (`always` unless said). */
   tools: readonly LlmTool[];
   toolIncludes?: ReadonlyMap<string, 'always' | 'manual'>;
@@ -78,9 +88,15 @@ export class RequestPlanner {
   private answerLearned = false;
   /** The answer's items once asked for (see `extras`). */
   private extras: AnswerItems | null = null;
+  /** The tools chosen for the question by the answer's first request: its later requests offer them too. */
+  private chosenTools: ReadonlySet<string> | null = null;
+  private references = '';
+  /** Where the last request cut the history, and under how many summarized messages. */
+  private cut: { summarized: number; cut: HistoryCut } | null;
 
   constructor(private readonly options: PlannerOptions) {
     this.window = options.window.tokens;
+    this.cut = cutOf(options.previous ?? null);
   }
 
   /** Asks for the answer's rules, pinned notes and chosen tools; the first request waits for them. */
@@ -96,6 +112,14 @@ export class RequestPlanner {
   /** The message the answer is for. */
   get questionId(): number {
     return this.options.current.id;
+  }
+
+  /**
+   * The question's linked notes as the answer's first request sent them (cut or summarized as they had
+   * to be): kept with the question, later requests replay them exactly so. Empty when it links none.
+   */
+  get sentReferences(): string {
+    return this.references;
   }
 
   /** The request for the next step; throws a ModelError when even the essentials do not fit. */
@@ -129,6 +153,9 @@ export class RequestPlanner {
     const context = recordOf(assembled, step, strategy, retry, notices, this.calibration(), this.unchosen());
     if (assembled.overflow) throw tooLong(context, assembled.overflow.needed, assembled.overflow.available);
     const sent = new Set(assembled.items.filter((item) => item.kind === 'tools').map((item) => item.label));
+    this.chosenTools ??= sent;
+    this.cut = cutOf(context);
+    if (step === 0) this.references = assembled.references.join('\n\n');
     return {
       system: assembled.system,
       messages: assembled.messages,
@@ -161,16 +188,24 @@ export class RequestPlanner {
     return this.options.engine.estimate(this.options.profile, text).calibrated;
   }
 
-  /** What the provider reported for a sent request: the record gets it, the calibration learns from it. */
-  reported(request: PlannedRequest, promptTokens: number | null): RequestContext {
+  /**
+   * What the provider reported for a sent request: the record gets it (with the prompt tokens it read
+   * from its cache), the calibration learns from it.
+   */
+  reported(
+    request: PlannedRequest,
+    usage: Pick<LlmUsage, 'inputTokens' | 'cachedInputTokens'>,
+  ): RequestContext {
+    const promptTokens = usage.inputTokens;
     const { engine, profile } = this.options;
     const observation = engine.recordUsage(profile, request.raw, promptTokens, !this.answerLearned);
     if (observation.verdict === 'calibrated') this.answerLearned = true;
     // A prompt the server took whole is as large as it says: its window holds at least that much.
     if (promptTokens !== null && observation.verdict !== 'absurd') this.options.onPromptTaken?.(promptTokens);
-    const context = { ...request.context, reported: promptTokens };
-    const notice = usageNotice(observation.verdict, promptTokens, context.estimated);
-    if (notice) context.notices = [...context.notices, notice];
+    const cache = cachedOf(promptTokens, usage.cachedInputTokens ?? null);
+    const context = { ...request.context, reported: promptTokens, cached: cache.cached };
+    const notices = [usageNotice(observation.verdict, promptTokens, context.estimated), cache.notice];
+    context.notices = [...context.notices, ...notices.filter((notice) => notice !== null)];
     return context;
   }
 
@@ -217,18 +252,22 @@ export class RequestPlanner {
     strategy: ContextStrategy,
     compactNow: { focus?: string } | undefined,
   ): AssembledRequest {
-    const { options, extras } = this;
+    const { options, extras, chosenTools } = this;
     const latest = options.records.compactions(options.sessionId).at(-1);
     const includes = new Map(options.toolIncludes);
     for (const entry of extras?.tools ?? []) includes.set(entry.tool.name, entry.include);
     const optional = new Set(extras?.tools.filter((entry) => entry.optional).map((entry) => entry.tool.name));
-    const items = [...options.items, ...(extras?.items ?? [])];
-    // Citation guidance once the model was given numbered notes it did not ask for, or searched (linked
-    // notes carry a line of their own, so that the draft's share of the meter holds all it adds).
-    const documents =
-      items.some((item) => item.kind === 'pinned') ||
-      givenDocuments(options.history.map((entry) => entry.message)) ||
-      givenDocuments(turn);
+    const offered = [...options.items, ...(extras?.items ?? [])];
+    // Once the first request chose the question's tools, the answer's later requests offer the same ones.
+    const items = chosenTools ? offered.filter((item) => !item.tool) : offered;
+    const chosen: OfferedTool[] = chosenTools
+      ? offered.flatMap((item) =>
+          item.tool && chosenTools.has(item.tool.name)
+            ? [{ ...item.tool, include: 'agent' as const, score: item.score }]
+            : [],
+        )
+      : [];
+    const summarized = latest?.coveredIds.length ?? 0;
     return options.engine.assemble({
       model: options.profile,
       window: this.window,
@@ -236,23 +275,27 @@ export class RequestPlanner {
       system: (tools) =>
         options.system(
           tools,
-          documents,
+          items.some((item) => item.kind === 'pinned'),
           extras?.agentPrompt?.placement === 'system' ? extras.agentPrompt.text : null,
         ),
-      tools: toolSchemasOf(this.fixedTools()).map((schema) => ({
-        ...schema,
-        include: includes.get(schema.name) ?? 'always',
-        optional: optional.has(schema.name),
-      })),
+      tools: [
+        ...toolSchemasOf(this.fixedTools()).map((schema) => ({
+          ...schema,
+          include: includes.get(schema.name) ?? 'always',
+          optional: optional.has(schema.name),
+        })),
+        ...chosen,
+      ],
       items,
       agentPrompt: extras?.agentPrompt?.placement === 'message' ? extras.agentPrompt.text : null,
       summary: latest ? { text: latest.text, coveredIds: latest.coveredIds } : null,
       history: options.history,
       current: options.current,
       turn,
-      reminders,
+      reminders: [...(options.reminders ?? []), ...reminders],
       aggressive,
       compactNow,
+      previousCut: this.cut?.summarized === summarized ? this.cut.cut : null,
     });
   }
 
@@ -290,12 +333,13 @@ export class RequestPlanner {
   }
 }
 
-/** Tools whose results are numbered notes the model may cite. */
-const documentTools = new Set(['search_notes', 'read_note', 'find_related', 'list_backlinks']);
-
-/** Whether any of the messages gave the model numbered documents (a search's or a read's results). */
-function givenDocuments(messages: readonly LlmMessage[]): boolean {
-  return messages.some(
-    (message) => message.role === 'tool' && message.results.some((result) => documentTools.has(result.name)),
-  );
+/** Where a request cut its history, and under how many summarized messages (a compaction starts anew). */
+function cutOf(request: RequestContext | null): { summarized: number; cut: HistoryCut } | null {
+  if (!request) return null;
+  const summary = request.items.find((item) => item.kind === 'summary');
+  const history = request.items.find((item) => item.kind === 'history');
+  return {
+    summarized: summary?.messageIds?.length ?? 0,
+    cut: { firstId: history?.messageIds?.[0] ?? null, maskedBefore: request.maskedBefore ?? null },
+  };
 }

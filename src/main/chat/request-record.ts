@@ -29,6 +29,22 @@ export function usageNotice(
   return null;
 }
 
+/**
+ * The prompt tokens a server said it read from its cache, when that can be believed: more than the
+ * prompt it counted cannot be, and is not shown.
+ */
+export function cachedOf(
+  reported: number | null,
+  cached: number | null,
+): { cached: number | null; notice: string | null } {
+  if (cached === null || cached < 0) return { cached: null, notice: null };
+  if (reported !== null && cached <= reported) return { cached, notice: null };
+  return {
+    cached: null,
+    notice: `The server reported ${cached} prompt tokens from its cache for a prompt of ${reported ?? 'unknown size'}: not believed.`,
+  };
+}
+
 /** A request that does not fit the model's window, even shortened; carries its record for the user. */
 export class ContextOverflowError extends ModelError {
   constructor(
@@ -102,6 +118,7 @@ export function recordOf(
     ],
     notices,
     retried,
+    maskedBefore: assembled.history.maskedBefore,
   };
 }
 

@@ -16,7 +16,7 @@ import { conversationOf, userText } from './conversation';
 import { directReferences, type DirectReferences } from './direct-references';
 import type { ToolVault } from './note-locator';
 import { RequestPlanner } from './request-planner';
-import { systemPrompt } from './system-prompt';
+import { systemPrompt, timeReminder } from './system-prompt';
 import type { AttachmentText } from '../../shared/attachment-domain';
 import type { SendInput } from '../../shared/context-items-domain';
 import type { ContextItemInput } from '../context/context-types';
@@ -56,7 +56,7 @@ export interface SessionContextOptions {
   pendingFiles?: (tokens: readonly string[]) => { file: AttachmentText }[];
   /** A strategy for this run (`kasten ask --strategy`) instead of each session's own. */
   strategy?: ContextStrategy;
-  /** The clock of the system prompt's date and time. */
+  /** The clock of the date the system prompt names and the time the closing reminder gives. */
   now?: () => Date;
   compactionTimeoutMs?: number;
 }
@@ -265,6 +265,8 @@ export class SessionContext {
     const files = sessionId ? (this.options.attachments?.ofSession(sessionId) ?? []) : [];
     const vault = this.options.vault();
     const numbers = (path: string, title: string) => store.documentNumber(sessionId, path, title);
+    // One clock reading per answer: its requests name the same day, even across midnight.
+    const now = this.options.now?.() ?? new Date();
     return new RequestPlanner({
       engine: this.options.engine,
       records: store.contexts,
@@ -276,13 +278,9 @@ export class SessionContext {
         this.options.strategy ??
         (sessionId ? store.contexts.strategy(sessionId) : this.options.settings.get().strategy),
       system: (tools, documents, replacement) =>
-        systemPrompt({
-          vaultName: vault.name,
-          tools,
-          documents,
-          now: this.options.now?.() ?? new Date(),
-          replacement,
-        }),
+        systemPrompt({ vaultName: vault.name, tools, documents, now, replacement }),
+      reminders: [timeReminder(now)],
+      previous: earlier.findLast((message) => message.requests.length > 0)?.requests.at(-1) ?? null,
       // Write tools that are not offered are not sent at all, so they cost nothing in the window. With the
       // items service, the vault's tools come with the modes its settings give them.
       tools: [...(items ? [] : vaultTools), ...(writes ? writeTools : [])],

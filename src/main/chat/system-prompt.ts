@@ -3,8 +3,9 @@ export interface SystemPromptInput {
   vaultName: string;
   /** The tools this request offers: only theirs is the guidance given. */
   tools: readonly string[];
-  /** Whether numbered documents were given (linked, pinned, found or read notes): then citing is asked for. */
+  /** Whether notes are pinned: then citing is asked for even when no tool returns numbered documents. */
   documents: boolean;
+  /** Only its day is said: a prompt that changes by the minute could never be reused by the server. */
   now: Date;
   /** The user's agent prompt when it replaces Kasten's own instructions. */
   replacement?: string | null;
@@ -28,26 +29,46 @@ const citationGuidance = [
   'Cite only documents you were given. Refer to notes by their title as [[Title]] when you name them.',
 ];
 
-/** "Thursday, 26 November 2026, 17:20 (UTC+01:00)": the model has no clock of its own. */
-export function promptDate(now: Date): string {
+/** Tools whose results are numbered notes the model may cite. */
+export const documentTools: ReadonlySet<string> = new Set([
+  'search_notes',
+  'read_note',
+  'find_related',
+  'list_backlinks',
+]);
+
+/** "+01:00": the offset from UTC of `now`'s time zone. */
+function utcOffset(now: Date): string {
   const offset = -now.getTimezoneOffset();
   const sign = offset >= 0 ? '+' : '-';
   const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
   const minutes = String(Math.abs(offset) % 60).padStart(2, '0');
+  return `UTC${sign}${hours}:${minutes}`;
+}
+
+/** "Thursday, 26 November 2026 (UTC+01:00)": the model has no calendar of its own. */
+export function promptDate(now: Date): string {
   const date = now.toLocaleDateString('en-GB', {
     weekday: 'long',
     day: 'numeric',
     month: 'long',
     year: 'numeric',
   });
+  return `${date} (${utcOffset(now)})`;
+}
+
+/** The time of day, for the reminder that closes each request (the system prompt names the day only). */
+export function timeReminder(now: Date): string {
   const time = now.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false });
-  return `${date}, ${time} (UTC${sign}${hours}:${minutes})`;
+  return `The time is ${time} (${utcOffset(now)}).`;
 }
 
 /**
  * The system prompt of one request: Kasten's instructions (or the user's agent prompt in their place),
- * the date and time, guidance for the tools offered now and no others, and how to cite once the model
- * has been given numbered documents. Its wording is versioned with the app.
+ * the date, guidance for the tools offered now and no others, and how to cite when a tool offered returns
+ * numbered documents or notes are pinned. It depends on nothing that changes from turn to turn, so that a
+ * chat's requests share their start and the server can reuse what it processed. Its wording is versioned
+ * with the app.
  */
 export function systemPrompt(input: SystemPromptInput): string {
   const instructions = input.replacement?.trim()
@@ -62,9 +83,9 @@ export function systemPrompt(input: SystemPromptInput): string {
   if (input.tools.some((name) => name.startsWith('mcp__'))) tools.push(mcpGuidance);
   return [
     ...instructions,
-    `Current date and time: ${promptDate(input.now)}.`,
+    `Today is ${promptDate(input.now)}.`,
     ...tools,
-    ...(input.documents ? citationGuidance : []),
+    ...(input.documents || input.tools.some((name) => documentTools.has(name)) ? citationGuidance : []),
   ].join('\n');
 }
 

@@ -23,7 +23,17 @@ export interface AssembledRequest {
   parts: Record<ContextKind, number>;
   estimate: { raw: number; calibrated: number; ratio: number };
   budget: Budget;
-  history: { sentIds: number[]; omittedIds: number[]; summarizedIds: number[]; masked: number; cut: number };
+  history: {
+    sentIds: number[];
+    omittedIds: number[];
+    summarizedIds: number[];
+    masked: number;
+    cut: number;
+    /** Tool results of messages before this one are masked; null when none are. */
+    maskedBefore: number | null;
+  };
+  /** The texts of the latest message's references as sent: a later request replays them as they were. */
+  references: string[];
   /** Set when compacting would help (or was asked for): run it, then assemble again. */
   compaction: CompactionPlan | null;
   /** Set when even the parts that cannot be left out exceed the usable window (calibrated tokens). */
@@ -50,7 +60,7 @@ export function assembleRequest(
   const offeredTools = (input.tools ?? []).map((schema) => ({
     schema,
     include: schema.include ?? ('always' as const),
-    score: undefined as number | undefined,
+    score: schema.score,
     tokens: counter.tool(schema),
   }));
   const ownTools = offeredTools.filter((tool) => !tool.schema.optional);
@@ -144,6 +154,7 @@ export function assembleRequest(
   }
   const covered = new Set(input.summary?.coveredIds ?? []);
   const visible = covered.size > 0 ? input.history.filter((entry) => !covered.has(entry.id)) : input.history;
+  const quantum = Math.max(1, Math.floor(raw.usable * options.cutShare));
   const history = planHistory({
     history: visible,
     strategy,
@@ -151,9 +162,13 @@ export function assembleRequest(
     room: Math.max(0, raw.usable - fixed - summaryTokens),
     thresholdRoom: raw.threshold - fixed - summaryTokens,
     itemCap: raw.itemCap,
-    tailTokens: raw.tail,
+    // A compaction leaves the request a quantum below the threshold with the longest summary: the turns
+    // after it append to the same prefix instead of compacting again at once.
+    tailTokens: Math.max(0, Math.min(raw.tail, raw.threshold - fixed - raw.summary - quantum)),
     options: { ...options, tailTurns: aggressive ? Math.min(2, options.tailTurns) : options.tailTurns },
     counter,
+    quantum,
+    previous: input.previousCut,
   });
 
   const wanted = input.compactNow ? 'requested' : history.over ? 'threshold' : null;
@@ -223,7 +238,9 @@ export function assembleRequest(
       summarizedIds: summary ? [...summary.coveredIds] : [],
       masked: history.masked,
       cut: history.cut,
+      maskedBefore: history.maskedBefore,
     },
+    references: byKind('reference').map((placed) => placed.text),
     compaction,
     overflow,
     notices,

@@ -22,6 +22,11 @@ export interface ContextOptions {
   tailTurns: number;
   /** …as long as they take at most this share of the usable window. */
   tailShare: number;
+  /**
+   * History between two places where masking and dropping may cut, as a share of the usable window: past
+   * a threshold they cut this much at once, so that the next requests append to a prefix the server keeps.
+   */
+  cutShare: number;
   /** Size of a masked tool result's head … tail stub, in tokens. */
   maskedTokens: number;
   /** The longest summary, as a share of the usable window (bounded below by 256 tokens). */
@@ -42,6 +47,7 @@ export const defaultContextOptions: ContextOptions = {
   threshold: 0.8,
   tailTurns: 4,
   tailShare: 0.4,
+  cutShare: 0.25,
   maskedTokens: 80,
   summaryShare: 0.15,
   minimumCompaction: 0.05,

@@ -1,5 +1,6 @@
 import type { ContextStrategy, IncludeMode } from '../../shared/context-domain';
 import type { LlmMessage } from '../llm/llm-types';
+import type { HistoryCut } from './history-plan';
 
 export type {
   ContextKind,
@@ -25,9 +26,14 @@ export interface ModelProfile {
   provider?: 'openai-compatible' | 'anthropic';
 }
 
-/** A tool offered in every request (`always`), or because the user added it to the chat (`manual`). */
+/**
+ * A tool offered in every request (`always`), because the user added it to the chat (`manual`), or
+ * because the answer's first request chose it for the question (`agent`, with its score): an answer's
+ * later requests offer the same tools.
+ */
 export interface OfferedTool extends ToolSchema {
-  include?: 'always' | 'manual';
+  include?: 'always' | 'manual' | 'agent';
+  score?: number;
   /** An MCP server's tool: sent while the share for tools and items has room for it, else left out and said. */
   optional?: boolean;
 }
@@ -114,4 +120,6 @@ export interface AssembleInput {
   aggressive?: boolean;
   /** `/compact [focus]`: plan a compaction now, whatever the threshold says. */
   compactNow?: { focus?: string };
+  /** Where the chat's previous request (with the same summary) cut its history: this one cuts no earlier. */
+  previousCut?: HistoryCut | null;
 }

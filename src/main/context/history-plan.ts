@@ -18,6 +18,18 @@ export interface HistoryInput {
   tailTokens: number;
   options: Pick<ContextOptions, 'tailTurns' | 'maskedTokens' | 'cutNotice'>;
   counter: TokenCounter;
+  /** History tokens between two places where masking and dropping may cut: they cut this much at once. */
+  quantum: number;
+  /** How the chat's previous request cut the history: this one cuts no earlier, so the prefix holds. */
+  previous?: HistoryCut | null;
+}
+
+/** Where a request's history started, and up to where it masked old tool results. */
+export interface HistoryCut {
+  /** The first message sent; null when none was. */
+  firstId: number | null;
+  /** Tool results of messages before this one were masked; null when none were. */
+  maskedBefore: number | null;
 }
 
 interface Prepared {
@@ -38,6 +50,8 @@ export interface HistoryPlan {
   /** Old tool results shortened to stubs, and tool results cut to the item cap, among those sent. */
   masked: number;
   cut: number;
+  /** Tool results of messages before this one are masked; null when none are. */
+  maskedBefore: number | null;
   /** The history is past the threshold even after masking: compacting would help. */
   over: boolean;
   blocks: Block[];
@@ -52,6 +66,10 @@ export interface HistoryPlan {
  * user message. `hybrid` first shortens tool results older than the tail that the model already
  * answered from, when the history is past the threshold. Counting stops where the room ends, so a long
  * conversation costs what fits in the window, not its length.
+ *
+ * Masking and dropping cut only at cut points, a quantum of history apart, and never back before where
+ * the previous request cut: past a threshold they cut a chunk at once, and the requests after it append
+ * to the same prefix again, which a server can reuse.
  */
 export function planHistory(input: HistoryInput): HistoryPlan {
   const { history, counter } = input;
@@ -83,22 +101,48 @@ export function planHistory(input: HistoryInput): HistoryPlan {
   };
 
   const tailStart = findTail(blocks, (b) => prepare(b, false).tokens, input);
-  const masking = (b: number, on: boolean) => on && b < tailStart && blocks[b]!.consumed;
-  const exceeds = (limit: number, mask: boolean) => {
+  const points = cutPoints(blocks, (b) => prepare(b, false).tokens, input.quantum);
+  const maskedUpTo = (end: number) => (b: number) => b < end && blocks[b]!.consumed;
+  const exceeds = (limit: number, end: number) => {
+    const masked = maskedUpTo(end);
     let sum = 0;
-    for (let b = blocks.length - 1; b >= 0 && sum <= limit; b--) sum += prepare(b, masking(b, mask)).tokens;
+    for (let b = blocks.length - 1; b >= 0 && sum <= limit; b--) sum += prepare(b, masked(b)).tokens;
     return sum > limit;
   };
-  const mask = input.strategy === 'hybrid' && (input.aggressive || exceeds(input.thresholdRoom, false));
-  const over = input.strategy !== 'discard' && exceeds(input.thresholdRoom, mask);
+  // What the previous request masked stays masked: unmasking would change the prefix back. Past the
+  // threshold, masking reaches the last cut point the tail has passed (the retry: the tail), at once.
+  const kept =
+    input.previous?.maskedBefore == null ? 0 : floorBlock(history, blocks, input.previous.maskedBefore);
+  const furthest = input.aggressive ? tailStart : (points.findLast((point) => point <= tailStart) ?? 0);
+  const maskEnd =
+    input.strategy !== 'hybrid'
+      ? 0
+      : input.aggressive || exceeds(input.thresholdRoom, kept)
+        ? Math.max(kept, furthest)
+        : kept;
+  const isMasked = maskedUpTo(maskEnd);
+  const over = input.strategy !== 'discard' && exceeds(input.thresholdRoom, maskEnd);
 
-  let first = blocks.length;
-  let used = 0;
-  for (let b = blocks.length - 1; b >= 0; b--) {
-    const tokens = prepare(b, masking(b, mask)).tokens;
-    if (used + tokens > input.room) break;
-    used += tokens;
-    first = b;
+  const tokensFrom = (start: number) => {
+    let sum = 0;
+    for (let b = blocks.length - 1; b >= start && sum <= input.room; b--)
+      sum += prepare(b, isMasked(b)).tokens;
+    return sum;
+  };
+  const floor = floorBlock(history, blocks, input.previous?.firstId ?? null);
+  let first = [floor, ...points.filter((point) => point > floor)].find(
+    (point) => tokensFrom(point) <= input.room,
+  );
+  if (first === undefined) {
+    // Not even the newest cut point fits: as many of the newest blocks as the room holds.
+    first = blocks.length;
+    let used = 0;
+    for (let b = blocks.length - 1; b >= floor; b--) {
+      const tokens = prepare(b, isMasked(b)).tokens;
+      if (used + tokens > input.room) break;
+      used += tokens;
+      first = b;
+    }
   }
   while (first < blocks.length && !blocks[first]!.startsTurn) first++;
 
@@ -110,10 +154,12 @@ export function planHistory(input: HistoryInput): HistoryPlan {
     tokens: 0,
     masked: 0,
     cut: 0,
+    maskedBefore:
+      maskEnd === 0 ? null : (history[blocks[maskEnd]?.start ?? -1]?.id ?? history.at(-1)!.id + 1),
     over,
     blocks,
     tailStart,
-    blockTokens: (b) => prepare(b, masking(b, mask)).tokens,
+    blockTokens: (b) => prepare(b, isMasked(b)).tokens,
   };
   for (let b = 0; b < blocks.length; b++) {
     const block = blocks[b]!;
@@ -123,7 +169,7 @@ export function planHistory(input: HistoryInput): HistoryPlan {
       if (ids.at(-1) !== id) ids.push(id);
     }
     if (b < first) continue;
-    const entry = prepare(b, masking(b, mask));
+    const entry = prepare(b, isMasked(b));
     plan.messages.push(...entry.messages);
     plan.messageTokens.push(...entry.messageTokens);
     plan.tokens += entry.tokens;
@@ -131,6 +177,36 @@ export function planHistory(input: HistoryInput): HistoryPlan {
     plan.cut += entry.cut;
   }
   return plan;
+}
+
+/**
+ * The turn starts where a cut may fall: the first turn, then each one past which the history (counted
+ * from its start, as sent unmasked) has grown by another `quantum`. They stay where they are as the chat
+ * goes on, since earlier blocks do not change.
+ */
+function cutPoints(blocks: readonly Block[], tokensOf: (b: number) => number, quantum: number): number[] {
+  const points: number[] = [];
+  let sum = 0;
+  let next = 0;
+  for (let b = 0; b < blocks.length; b++) {
+    if (blocks[b]!.startsTurn && sum >= next) {
+      points.push(b);
+      next = (Math.floor(sum / quantum) + 1) * quantum;
+    }
+    sum += tokensOf(b);
+  }
+  return points;
+}
+
+/** The block of the message the previous request started with (0 when it is no longer in the history). */
+function floorBlock(
+  history: readonly ConversationMessage[],
+  blocks: readonly Block[],
+  firstId: number | null,
+) {
+  if (firstId === null) return 0;
+  const index = blocks.findIndex((block) => history[block.start]!.id >= firstId);
+  return index === -1 ? blocks.length : index;
 }
 
 /** The last `tailTurns` turns that fit the tail's bound together; its first block. */

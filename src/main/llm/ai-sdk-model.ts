@@ -5,6 +5,7 @@ import {
   jsonSchema,
   tool,
   type LanguageModel,
+  type LanguageModelUsage,
   type ModelMessage,
   type TextStreamPart,
   type ToolSet,
@@ -62,10 +63,16 @@ export function createChatModel(
       const numCtx =
         settings.provider === 'ollama' ? (request.contextWindow ?? (await contextWindow()).tokens) : null;
       let failure: unknown = null;
+      const messages = toModelMessages(request.messages);
+      const anthropic = settings.provider === 'anthropic';
       const result = streamText({
         model,
-        system: request.system,
-        messages: toModelMessages(request.messages),
+        // Anthropic reuses a cached prefix only up to a breakpoint: one closes the system prompt (with the
+        // tools before it), one the message before the last (see `withCacheBreakpoint`).
+        instructions: anthropic
+          ? { role: 'system', content: request.system, providerOptions: ephemeral }
+          : request.system,
+        messages: anthropic ? withCacheBreakpoint(messages) : messages,
         tools,
         maxOutputTokens: request.maxOutputTokens,
         ...(numCtx === null
@@ -122,11 +129,38 @@ async function* events(
         usage: {
           inputTokens: part.usage.inputTokens ?? null,
           outputTokens: part.usage.outputTokens ?? null,
+          cachedInputTokens: cachedTokensOf(part.usage),
         },
       };
     } else if (part.type === 'error') onError(part.error);
     else if (part.type === 'abort') signal.throwIfAborted();
   }
+}
+
+/**
+ * Prompt tokens the server read from its cache: OpenAI's `prompt_tokens_details.cached_tokens`,
+ * Anthropic's `cache_read_input_tokens`. Null when the server said nothing of a cache (the SDK counts
+ * that as 0).
+ */
+function cachedTokensOf(usage: LanguageModelUsage): number | null {
+  const raw = usage.raw ?? {};
+  const details = raw.prompt_tokens_details;
+  const reported =
+    'cache_read_input_tokens' in raw ||
+    (typeof details === 'object' && details !== null && 'cached_tokens' in details);
+  return reported ? (usage.inputTokenDetails?.cacheReadTokens ?? null) : null;
+}
+
+const ephemeral = { anthropic: { cacheControl: { type: 'ephemeral' as const } } };
+
+/**
+ * The messages with a cache breakpoint on the one before the last: the history so far (or this answer's
+ * last tool results), which the next request starts with too; the last holds the trailing reminder.
+ */
+function withCacheBreakpoint(messages: ModelMessage[]): ModelMessage[] {
+  return messages.map((message, index) =>
+    index === messages.length - 2 ? { ...message, providerOptions: ephemeral } : message,
+  );
 }
 
 function invalidCallMessage(name: string, error: unknown): string {

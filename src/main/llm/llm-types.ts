@@ -37,7 +37,15 @@ export type LlmEvent =
   | { type: 'tool-call'; id: string; name: string; input: unknown; error: string | null }
   /** The model began writing a tool call; its `tool-call` follows once the call is complete. */
   | { type: 'tool-call-started'; id: string }
-  | { type: 'finish'; usage: { inputTokens: number | null; outputTokens: number | null } };
+  | { type: 'finish'; usage: LlmUsage };
+
+/** What the server reported for one call; null where it reported nothing. */
+export interface LlmUsage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  /** Prompt tokens the server read from its prompt cache instead of processing them again. */
+  cachedInputTokens?: number | null;
+}
 
 export interface LlmRequest {
   system: string;

@@ -5,6 +5,11 @@ import { requestLabels } from './request-view';
 import { calibrationText, exactTokens, reportedText } from './token-format';
 import './context.css';
 
+/** "2,310 of 2,804 tokens from the server's cache": what the server did not have to process again. */
+function cachedText(cached: number, reported: number): string {
+  return `${exactTokens(cached)} of ${exactTokens(reported)} tokens from the server’s cache`;
+}
+
 function RequestView({ request }: { request: RequestContext }) {
   return (
     <>
@@ -21,6 +26,12 @@ function RequestView({ request }: { request: RequestContext }) {
         <dd>{exactTokens(request.estimated)} tokens</dd>
         <dt>Server</dt>
         <dd>{reportedText(request.reported)}</dd>
+        {request.cached != null && request.reported !== null && (
+          <>
+            <dt>Cache</dt>
+            <dd data-testid="context-used-cached">{cachedText(request.cached, request.reported)}</dd>
+          </>
+        )}
         <dt>Window</dt>
         <dd>
           {exactTokens(request.window)}, {exactTokens(request.usable)} usable
