@@ -153,7 +153,7 @@ describe('rules', () => {
     const system = JSON.stringify(server.chatRequests.at(-1)!.messages[0]);
     expect(system).toContain('REPLACEMENT: you are a terse librarian.');
     expect(system).not.toContain('You are Kasten');
-    expect(system).toContain('Current date and time');
+    expect(system).toContain('Today is');
     expect(system).toContain('ALWAYS-RULE');
     // Not also sent as a message.
     expect(JSON.stringify(server.chatRequests.at(-1)!.messages.slice(1))).not.toContain('REPLACEMENT');
@@ -308,7 +308,7 @@ describe('the prompt', () => {
     const system = request.messages[0]!;
     expect(system.role).toBe('system');
     expect(JSON.stringify(system)).toContain('ALWAYS-RULE');
-    expect(JSON.stringify(system)).toMatch(/Current date and time: \w+day, \d+ \w+ \d{4}/);
+    expect(JSON.stringify(system)).toMatch(/Today is \w+day, \d+ \w+ \d{4}/);
     const text = sent(request);
     const marks = [
       'ALWAYS-RULE',
