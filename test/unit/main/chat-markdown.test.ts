@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatMarkdown, noteLink, plainTitle } from '../../../src/main/export/chat-markdown';
 import type { ChatMessage, ChatReference, ChatSession } from '../../../src/shared/chat-domain';
+import { chatMessage } from '../../support/chat-message';
 
 const at = '2026-11-24T10:15:00.000Z';
 
@@ -20,21 +21,7 @@ function reference(overrides: Partial<ChatReference>): ChatReference {
 }
 
 function message(overrides: Partial<ChatMessage>): ChatMessage {
-  return {
-    id: 1,
-    sessionId: 's1',
-    role: 'user',
-    parts: [],
-    status: 'complete',
-    model: null,
-    error: null,
-    usage: null,
-    references: [],
-    requests: [],
-    createdAt: at,
-    updatedAt: at,
-    ...overrides,
-  };
+  return chatMessage({ createdAt: at, updatedAt: at, ...overrides });
 }
 
 const session: ChatSession = {
