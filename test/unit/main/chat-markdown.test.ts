@@ -149,4 +149,45 @@ describe('a chat as a Markdown note', () => {
     expect(noteLink('B.md', 'B', '^block')).toBe('[[B#^block]]');
     expect(noteLink('B.md', 'A [draft] | x')).toBe('[[B|A draft  x]]');
   });
+
+  it('gives an interrupted answer’s tool calls the sizes the chat shows, not "0 notes"', () => {
+    const call = (id: string, output: string | null, ok: boolean | null) => ({
+      type: 'tool-call' as const,
+      step: 0,
+      id,
+      name: 'read_note',
+      args: { note: id },
+      ok,
+      output,
+    });
+    const interrupted = chatMarkdown(
+      {
+        ...session,
+        messages: [
+          message({
+            id: 2,
+            role: 'assistant',
+            status: 'interrupted',
+            parts: [call('Atomic notes', 'a'.repeat(2_100), true), call('Links', 'b'.repeat(843), true)],
+          }),
+          message({ id: 4, role: 'assistant', status: 'interrupted', parts: [call('Tags', null, null)] }),
+        ],
+      },
+      new Date(at),
+    );
+    expect(interrupted).toContain(
+      '> - read_note Atomic notes → 2.1k chars\n> - read_note Links → 843 chars\n',
+    );
+    expect(interrupted).toContain('> - read_note Tags → did not finish\n');
+    expect(interrupted).not.toContain('0 notes');
+  });
+
+  it('titles the note with whole words where a long question’s title was cut with "…"', () => {
+    const long = chatMarkdown(
+      { ...session, title: 'What does [[Atomic notes]] say about slips, links and the reasons beh…' },
+      new Date(at),
+    );
+    expect(long).toContain('title: "What does Atomic notes say about slips, links and the reasons"\n');
+    expect(long).toContain('\n# What does Atomic notes say about slips, links and the reasons\n');
+  });
 });
