@@ -34,7 +34,7 @@ export function MessageView({
   if (message.role === 'user') {
     const files = message.parts.filter((part): part is AttachmentPart => part.type === 'attachment');
     return (
-      <article className="message message-user" data-testid="user-message">
+      <article className="message message-user" data-testid="user-message" data-message-id={message.id}>
         <div className="message-text">{messageText(message)}</div>
         {files.length > 0 && (
           <ul className="message-attachments" aria-label="Attached files">
@@ -56,6 +56,7 @@ export function MessageView({
     <article
       className={`message message-assistant${selected ? ' selected' : ''}`}
       data-testid="assistant-message"
+      data-message-id={message.id}
       data-status={message.status}
       onClick={() => select(message.id)}
     >
