@@ -1,6 +1,7 @@
 import type { Handlers } from '../shared/contract';
 import type { AppInfo } from '../shared/domain';
 import type { AppEvents } from './app-events';
+import type { ChatDrafts } from './chat/chat-drafts';
 import type { ChatService } from './chat/chat-service';
 import type { SessionContext } from './chat/session-context';
 import type { ChatExporter } from './export/chat-export';
@@ -20,6 +21,7 @@ export interface CoreServices {
   context: SessionContext;
   events: AppEvents;
   exporter: ChatExporter;
+  drafts: ChatDrafts;
   models: ModelService;
   summaries: SummaryQueue;
 }
@@ -40,7 +42,7 @@ type CoreChannels = Exclude<
 
 /** The handlers of the core channels: parse is done by the host; each is one service call. */
 export function coreHandlers(services: CoreServices): Pick<Handlers, CoreChannels> {
-  const { info, vault, recent, index, chat, context, events, exporter, models, summaries } = services;
+  const { info, vault, recent, index, chat, context, events, exporter, drafts, models, summaries } = services;
   return {
     'app:info': async () => info,
     'vault:open': async (input) => vault.open(input?.path),
@@ -102,6 +104,11 @@ export function coreHandlers(services: CoreServices): Pick<Handlers, CoreChannel
       return null;
     },
     'sessions:export': async ({ id, folder, update }) => exporter.export({ sessionId: id, folder, update }),
+    'drafts:read': async ({ sessionId }) => ({ text: drafts.read(sessionId) }),
+    'drafts:save': async ({ sessionId, text }) => {
+      drafts.save(sessionId, text);
+      return null;
+    },
     'models:settings': async () => models.setup(),
     'models:configure': async (settings, caller) => models.configure(settings, caller),
     'models:key': async ({ key }) => models.setKey(key),

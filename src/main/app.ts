@@ -19,6 +19,7 @@ import { ApiKeys, type SecretBox } from './llm/api-keys';
 import { asModelSettings } from './llm/embedding-model';
 import { createEmbeddings, type Embeddings } from './embeddings/embedding-app';
 import { ChatExporter } from './export/chat-export';
+import { ChatDrafts } from './chat/chat-drafts';
 import { coreHandlers } from './app-handlers';
 import { createContextItems, type ContextItemsApp } from './items/items-app';
 import { vaultTools } from './chat/vault-tools';
@@ -252,6 +253,8 @@ export function createApp(options: AppOptions): KastenApp {
     },
   });
 
+  const drafts = new ChatDrafts(db, () => openVault().root);
+
   const info: AppInfo = {
     name: 'Kasten',
     version: options.version,
@@ -262,7 +265,19 @@ export function createApp(options: AppOptions): KastenApp {
   };
 
   const handlers: Handlers = {
-    ...coreHandlers({ info, vault, recent, index, chat, context, events, exporter, models, summaries }),
+    ...coreHandlers({
+      info,
+      vault,
+      recent,
+      index,
+      chat,
+      context,
+      events,
+      exporter,
+      drafts,
+      models,
+      summaries,
+    }),
     ...embeddings.handlers,
     ...writes.handlers,
     ...items.handlers,

@@ -193,6 +193,12 @@ export const requests = {
       })
       .strict(),
   ),
+  /** The text being typed in a chat (`sessionId`) or in the vault's chat not started yet; '' when none. */
+  'drafts:read': request<{ text: string }>()(z.object({ sessionId: sessionId.optional() }).strict()),
+  /** Keeps what is being typed across reloads and restarts until it is sent; '' forgets it. */
+  'drafts:save': request<null>()(
+    z.object({ sessionId: sessionId.optional(), text: z.string().max(200_000) }).strict(),
+  ),
   /** The chat model settings, where the key comes from (never the key), and summary settings. */
   'models:settings': request<ModelSetup>()(z.undefined()),
   'models:configure': request<ModelSetup>()(modelSettings),

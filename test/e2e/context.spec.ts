@@ -213,6 +213,39 @@ test('/compact folds the older turns behind a marker that expands to the summary
   await expect(app.contextPopover.getByTestId('context-strategy')).toHaveValue('discard');
 });
 
+test('/compact keeps the last turn word for word below the marker, even when it is longer than the tail’s share', async ({
+  page,
+}) => {
+  // Each answer alone is more than the 40% of the 4k window the verbatim tail may take.
+  scriptAnswers((index) => ({
+    text: `Answer ${index + 1}: ${'Luhmann kept his slip box in wooden drawers. '.repeat(180)}`,
+    usage: { promptTokens: 1200, completionTokens: 1500 },
+  }));
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  // Questions long enough that the scripted summary is smaller than what it replaces.
+  const questions = Array.from(
+    { length: 3 },
+    (_, index) =>
+      `Question ${index + 1}: ${'what did Luhmann write on his slips, and why? '.repeat(8).trim()}`,
+  );
+  for (const question of questions) await ask(app, question);
+
+  await app.composer.fill('/compact keep the Luhmann facts');
+  await app.composer.press('Enter');
+  const marker = app.chat.getByTestId('compaction-marker');
+  await expect(marker).toHaveText(/^\d+ earlier messages summarized$/);
+  const users = app.chat.getByTestId('user-message');
+  await expect(users.last()).toHaveText(questions[2]!);
+  const answers = app.chat.getByTestId('assistant-message');
+  await expect(answers.last()).toContainText('Answer 3: Luhmann kept his slip box');
+  const rows = await app.chat
+    .locator('[data-testid=compaction-marker], [data-testid=user-message], [data-testid=assistant-message]')
+    .evaluateAll((elements) => elements.map((element) => element.getAttribute('data-testid')));
+  expect(rows.indexOf('compaction-marker')).toBe(0);
+  expect(rows.slice(-2)).toEqual(['user-message', 'assistant-message']);
+});
+
 test('an answer’s Context used view lists the notes its requests held with their tokens, and opens one', async ({
   page,
 }) => {

@@ -1,5 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
-import { AppPage } from '../support/app-page';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { AppPage, askAndWait } from '../support/app-page';
 import { scriptedModelArgs, startKastenServer, type RunningServer } from '../support/kasten-server';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
@@ -35,6 +37,23 @@ async function askAndOpenNote(app: AppPage) {
   await expect(answer).toHaveAttribute('data-status', 'complete');
   await answer.getByTestId('citation-chip').first().click();
   await expect(app.viewerTitle()).toHaveText('Zettelkasten method');
+}
+
+interface Place {
+  chatAnchor?: { messageId: number; offset: number } | null;
+}
+
+/** What the page keeps to resume the vault, as stored. */
+function resumePlace(page: Page): Promise<string | undefined> {
+  return page.evaluate(
+    () => Object.entries(localStorage).find(([key]) => key.startsWith('kasten.resume.'))?.[1],
+  );
+}
+
+/** How far `element`'s top is below the top of the view scrolled by `container`. */
+async function topInView(container: Locator, element: Locator): Promise<number> {
+  const [view, target] = await Promise.all([container.boundingBox(), element.boundingBox()]);
+  return (target?.y ?? Number.NaN) - (view?.y ?? Number.NaN);
 }
 
 async function width(page: Page, selector: string): Promise<number> {
@@ -192,13 +211,7 @@ test('a reload brings back the chat and the note that were open, scrolled where 
   const scrolled = await body.evaluate((element) => element.scrollTop);
   expect(scrolled).toBeGreaterThan(50);
   // The position is written once scrolling pauses.
-  await expect
-    .poll(() =>
-      page.evaluate(
-        () => Object.entries(localStorage).find(([key]) => key.startsWith('kasten.resume.'))?.[1],
-      ),
-    )
-    .toContain(`"noteScroll":${Math.round(scrolled)}`);
+  await expect.poll(() => resumePlace(page)).toContain('"noteAnchor":{"line":');
 
   await page.reload();
   await expect(app.chat.getByTestId('chat-title')).toHaveText(title);
@@ -214,6 +227,54 @@ test('a reload brings back the chat and the note that were open, scrolled where 
   await expect(app.chat.getByText('Ask your notes')).toBeVisible();
   await expect(app.chat.getByTestId('chat-title')).toHaveText('Untitled chat');
   await expect(app.viewer).toBeHidden();
+});
+
+test('a reload shows the heading that was at the top of a long note, and the chat scrolled where it was read', async ({
+  page,
+}) => {
+  const sections = Array.from(
+    { length: 20 },
+    (_, index) =>
+      `## Part ${index + 1}\n\n${`Paragraph of part ${index + 1} about slips, links and drawers. `.repeat(30)}`,
+  );
+  writeFileSync(join(workspace.vault, 'Long read.md'), `# Long read\n\n${sections.join('\n\n')}\n`);
+  await page.setViewportSize({ width: 1280, height: 600 });
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  model.script([
+    { text: 'Slips and links, at length. '.repeat(120) },
+    { text: 'More about drawers. '.repeat(120) },
+  ]);
+  await askAndWait(app, 'Tell me about slips.');
+  await askAndWait(app, 'And drawers?');
+  await app.tree.getByRole('button', { name: 'Long read' }).click();
+  await expect(app.viewerTitle()).toHaveText('Long read');
+
+  const body = app.viewer.locator('.note-body');
+  const heading = app.viewer.getByRole('heading', { name: 'Part 12', exact: true });
+  await heading.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+  const messages = app.chat.getByTestId('messages');
+  // The second question a little below the top of the chat's view.
+  const question = app.chat.getByTestId('user-message').nth(1);
+  await question.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+  await messages.evaluate((element) => (element.scrollTop -= 40));
+  const questionTop = await topInView(messages, question);
+  const questionId = Number(await question.getAttribute('data-message-id'));
+  await expect
+    .poll(async () => (JSON.parse((await resumePlace(page)) ?? '{}') as Place).chatAnchor?.messageId)
+    .toBe(questionId);
+  await expect.poll(() => resumePlace(page)).toMatch(/"noteAnchor":\{"line":\d+,"offset":0\}/);
+
+  // Back in a narrower window, where every line wraps elsewhere: the same places, not the same pixels.
+  await page.setViewportSize({ width: 1100, height: 600 });
+  await page.reload();
+  await expect(app.viewerTitle()).toHaveText('Long read');
+  // Within 2 px: the view scrolls by whole device pixels.
+  await expect.poll(async () => Math.abs(await topInView(body, heading))).toBeLessThanOrEqual(2);
+  await expect
+    .poll(async () => Math.abs((await topInView(messages, question)) - questionTop))
+    .toBeLessThanOrEqual(2);
+  await page.screenshot({ path: 'test-results/workspace/restored-scroll.png' });
 });
 
 test('Escape closes the Chats list, the Export popover, vault health, search results, the drawer and settings, and gives focus back', async ({

@@ -209,7 +209,10 @@ function floorBlock(
   return index === -1 ? blocks.length : index;
 }
 
-/** The last `tailTurns` turns that fit the tail's bound together; its first block. */
+/**
+ * The last `tailTurns` turns that fit the tail's bound together, and always the latest turn, so a
+ * compaction never summarizes the conversation away to the last word; its first block.
+ */
 function findTail(blocks: readonly Block[], tokensOf: (b: number) => number, input: HistoryInput): number {
   const starts = turnStarts(blocks);
   let tailStart = blocks.length;
@@ -218,7 +221,7 @@ function findTail(blocks: readonly Block[], tokensOf: (b: number) => number, inp
     const start = starts[t]!;
     let turn = 0;
     for (let b = start; b < tailStart; b++) turn += tokensOf(b);
-    if (tokens + turn > input.tailTokens) break;
+    if (tokens + turn > input.tailTokens && t < starts.length - 1) break;
     tokens += turn;
     tailStart = start;
   }

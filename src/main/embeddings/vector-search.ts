@@ -1,4 +1,5 @@
 import type { SemanticHit } from '../../shared/embedding-domain';
+import { markdownText } from '../../shared/markdown/extract-note';
 import type { EmbeddingModel } from '../llm/embedding-model';
 import type { ChunkStore } from './chunk-store';
 import { VectorMatrix, type NoteMatch } from './vector-matrix';
@@ -105,9 +106,9 @@ export class VectorSearch {
   }
 }
 
-/** The passage on one line, cut at a word near 240 characters. */
-function snippetOf(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+/** The passage as plain text on one line (as word hits show theirs), cut at a word near 240 characters. */
+function snippetOf(passage: string): string {
+  const line = markdownText(passage).replace(/\s+/g, ' ').trim();
   if (line.length <= snippetCharacters) return line;
   const cut = line.lastIndexOf(' ', snippetCharacters);
   return `${line.slice(0, cut > snippetCharacters / 2 ? cut : snippetCharacters)}…`;

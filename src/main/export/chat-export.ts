@@ -6,7 +6,7 @@ import type { SqliteDatabase } from '../storage/database';
 import { SettingsTable } from '../storage/settings-table';
 import { isWindowsDevice } from '../vault/new-note-path';
 import { NoteExistsError, noteHash, type PreparedWrite } from '../vault/note-writes';
-import { chatMarkdown, plainTitle } from './chat-markdown';
+import { chatMarkdown, exportTitle, withoutCutWord } from './chat-markdown';
 
 export interface ChatExportOptions {
   db: SqliteDatabase;
@@ -59,7 +59,7 @@ export function exportName(title: string): string {
 
 /** At most `longestName` UTF-16 units, ending at the last whole word that fits (and without a cut word's "…"). */
 function shortened(text: string): string {
-  const cut = text.replace(/ \S*…$/, '');
+  const cut = withoutCutWord(text);
   if (cut.length <= longestName && cut === text) return text;
   let kept = '';
   for (const { segment } of graphemes.segment(cut)) {
@@ -106,7 +106,7 @@ export class ChatExporter {
     }
     const path = chosen
       ? await this.create(chosen.endsWith('.md') ? chosen : `${chosen}.md`, content)
-      : await this.createFree(folderOf(folder), exportName(plainTitle(session.title)), content);
+      : await this.createFree(folderOf(folder), exportName(exportTitle(session.title)), content);
     this.records.put(key, JSON.stringify({ path, hash: noteHash(content) }));
     return { path, updated: false };
   }

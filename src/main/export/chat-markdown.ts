@@ -6,6 +6,7 @@ import type {
   ToolCallPart,
 } from '../../shared/chat-domain';
 import { parseCitations } from '../../shared/chat/citations';
+import { toolResultSize } from '../../shared/chat/tool-result-size';
 
 /** What the reader of an exported chat is told of each kind of reference. */
 const kindWords: Record<ReferenceKind, string> = {
@@ -31,6 +32,16 @@ export function plainTitle(title: string): string {
   );
 }
 
+/** A title shortened with "…" (as long questions are) ending at its last whole word instead. */
+export function withoutCutWord(title: string): string {
+  return title.replace(/ \S*…$/, '');
+}
+
+/** The exported note's title: the chat's as text, ending at a whole word, as its file name does. */
+export function exportTitle(title: string): string {
+  return withoutCutWord(plainTitle(title));
+}
+
 /** A YAML string: quoted, with the characters YAML escapes in double quotes escaped. */
 function yamlString(text: string): string {
   return JSON.stringify(text);
@@ -51,12 +62,17 @@ function toolLine(call: ToolCallPart, references: readonly ChatReference[]): str
         ? String(args.note ?? args.link)
         : '';
   const notes = [...new Map(found.map((reference) => [reference.path, reference])).values()];
+  // Without the notes it found (an answer cut off before they were recorded), what the chat shows: its size.
   const outcome =
     call.ok === false
       ? 'failed'
-      : notes.length === 1
-        ? noteLink(notes[0]!.path, notes[0]!.title, notes[0]!.subpath)
-        : `${notes.length} ${notes.length === 1 ? 'note' : 'notes'}`;
+      : call.ok === null
+        ? 'did not finish'
+        : notes.length === 1
+          ? noteLink(notes[0]!.path, notes[0]!.title, notes[0]!.subpath)
+          : notes.length > 1
+            ? `${notes.length} notes`
+            : toolResultSize(call.output?.length ?? 0);
   return `${call.name}${what ? ` ${what}` : ''} → ${outcome}`;
 }
 
@@ -163,7 +179,7 @@ export function chatMarkdown(session: ChatSession, exportedAt: Date): string {
   ];
   const front = [
     '---',
-    `title: ${yamlString(plainTitle(session.title))}`,
+    `title: ${yamlString(exportTitle(session.title))}`,
     `date: ${session.createdAt}`,
     `exported: ${exportedAt.toISOString()}`,
     ...(models.length === 1 ? [`model: ${yamlString(models[0]!)}`] : []),
@@ -175,7 +191,7 @@ export function chatMarkdown(session: ChatSession, exportedAt: Date): string {
   ];
   const body = session.messages.flatMap((message) => messageMarkdown(message, session));
   return (
-    [...front, `# ${plainTitle(session.title)}`, '', ...body, ...referencesSection(session)]
+    [...front, `# ${exportTitle(session.title)}`, '', ...body, ...referencesSection(session)]
       .join('\n')
       .trimEnd() + '\n'
   );

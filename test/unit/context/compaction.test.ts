@@ -118,6 +118,17 @@ describe('running a compaction', () => {
   });
 });
 
+describe('planning a compaction', () => {
+  it('keeps the latest turn word for word on /compact even when it alone is larger than the tail’s bound', () => {
+    // Eight turns whose answers each take more than 40% of a 4k window.
+    const history = conversation(8, { user: 20, tool: 0, answer: 1_500 });
+    const plan = newEngine().assemble(
+      baseInput({ strategy: 'hybrid', window: 4_096, history, compactNow: { focus: 'the Luhmann facts' } }),
+    ).compaction;
+    expect(plan?.coveredIds).toEqual([...Array(14).keys()].map((index) => index + 1));
+  });
+});
+
 describe('checking a summary', () => {
   const check = (text: string, source = '{"document": 1} {"document": 2}') =>
     checkSummary(text, { source, replacedTokens: 5_000, maxTokens: 1_000, counter });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatMarkdown, noteLink, plainTitle } from '../../../src/main/export/chat-markdown';
 import type { ChatMessage, ChatReference, ChatSession } from '../../../src/shared/chat-domain';
+import { chatMessage } from '../../support/chat-message';
 
 const at = '2026-11-24T10:15:00.000Z';
 
@@ -20,21 +21,7 @@ function reference(overrides: Partial<ChatReference>): ChatReference {
 }
 
 function message(overrides: Partial<ChatMessage>): ChatMessage {
-  return {
-    id: 1,
-    sessionId: 's1',
-    role: 'user',
-    parts: [],
-    status: 'complete',
-    model: null,
-    error: null,
-    usage: null,
-    references: [],
-    requests: [],
-    createdAt: at,
-    updatedAt: at,
-    ...overrides,
-  };
+  return chatMessage({ createdAt: at, updatedAt: at, ...overrides });
 }
 
 const session: ChatSession = {
@@ -161,5 +148,46 @@ describe('a chat as a Markdown note', () => {
     expect(noteLink('A/B.md', 'B')).toBe('[[A/B|B]]');
     expect(noteLink('B.md', 'B', '^block')).toBe('[[B#^block]]');
     expect(noteLink('B.md', 'A [draft] | x')).toBe('[[B|A draft  x]]');
+  });
+
+  it('gives an interrupted answer’s tool calls the sizes the chat shows, not "0 notes"', () => {
+    const call = (id: string, output: string | null, ok: boolean | null) => ({
+      type: 'tool-call' as const,
+      step: 0,
+      id,
+      name: 'read_note',
+      args: { note: id },
+      ok,
+      output,
+    });
+    const interrupted = chatMarkdown(
+      {
+        ...session,
+        messages: [
+          message({
+            id: 2,
+            role: 'assistant',
+            status: 'interrupted',
+            parts: [call('Atomic notes', 'a'.repeat(2_100), true), call('Links', 'b'.repeat(843), true)],
+          }),
+          message({ id: 4, role: 'assistant', status: 'interrupted', parts: [call('Tags', null, null)] }),
+        ],
+      },
+      new Date(at),
+    );
+    expect(interrupted).toContain(
+      '> - read_note Atomic notes → 2.1k chars\n> - read_note Links → 843 chars\n',
+    );
+    expect(interrupted).toContain('> - read_note Tags → did not finish\n');
+    expect(interrupted).not.toContain('0 notes');
+  });
+
+  it('titles the note with whole words where a long question’s title was cut with "…"', () => {
+    const long = chatMarkdown(
+      { ...session, title: 'What does [[Atomic notes]] say about slips, links and the reasons beh…' },
+      new Date(at),
+    );
+    expect(long).toContain('title: "What does Atomic notes say about slips, links and the reasons"\n');
+    expect(long).toContain('\n# What does Atomic notes say about slips, links and the reasons\n');
   });
 });

@@ -30,6 +30,7 @@ describe('preload', () => {
       'attachments',
       'chat',
       'context',
+      'drafts',
       'embeddings',
       'index',
       'items',

@@ -6,21 +6,15 @@ import {
   compactionLabel,
   newestCompaction,
 } from '../../../src/renderer/src/features/chat/chat-rows';
+import { chatMessage } from '../../support/chat-message';
 
-const message = (id: number): ChatMessage => ({
-  id,
-  sessionId: 's',
-  role: id % 2 === 1 ? 'user' : 'assistant',
-  parts: [{ type: 'text', step: 0, text: `message ${id}` }],
-  status: 'complete',
-  model: null,
-  error: null,
-  usage: null,
-  references: [],
-  requests: [],
-  createdAt: '',
-  updatedAt: '',
-});
+const message = (id: number): ChatMessage =>
+  chatMessage({
+    id,
+    sessionId: 's',
+    role: id % 2 === 1 ? 'user' : 'assistant',
+    parts: [{ type: 'text', step: 0, text: `message ${id}` }],
+  });
 
 const compaction = (id: number, coveredIds: number[]): SessionCompaction => ({
   id,

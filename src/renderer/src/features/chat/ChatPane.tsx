@@ -14,6 +14,21 @@ import { ExportChat } from './ExportChat';
 import { WritesToggle } from './WritesToggle';
 import { SidebarToggle } from '../layout/SidebarToggle';
 import { useEscapeLayer } from '../../components/use-escape-layer';
+import { anchorAt, holdInPlace, scrollToAnchor, writerOnPause } from '../../components/scroll-anchor';
+import { rememberChatScroll, takeRestoredChatScroll } from '../resume/resume';
+
+const writeScroll = writerOnPause();
+/** Where the reader is in the chat (the message at the top; null at its end), written once scrolling pauses. */
+function rememberScroll(sessionId: string, container: HTMLElement) {
+  writeScroll(() => {
+    const atEnd = container.scrollTop + container.clientHeight >= container.scrollHeight - 2;
+    const messages = container.querySelectorAll<HTMLElement>('[data-message-id]');
+    const anchor = atEnd
+      ? null
+      : anchorAt(container, messages, (element) => element.dataset.messageId ?? null);
+    rememberChatScroll(sessionId, anchor && { messageId: Number(anchor.key), offset: anchor.offset });
+  });
+}
 
 /** The conversation: session header, messages with streamed answers, and the composer. */
 export function ChatPane() {
@@ -58,9 +73,20 @@ export function ChatPane() {
   );
 
   const lastParts = messages.at(-1)?.parts.length;
+  const list = useRef<HTMLDivElement>(null);
   useEffect(() => {
     bottom.current?.scrollIntoView({ block: 'end' });
   }, [messages.length, lastParts, streaming, compactNotice, compacting]);
+  // After a reload the chat opens where it was read, not at its end.
+  const sessionId = session?.id ?? null;
+  useEffect(() => {
+    const container = list.current;
+    const anchor = sessionId && container ? takeRestoredChatScroll(sessionId) : undefined;
+    const element =
+      anchor && container?.querySelector<HTMLElement>(`[data-message-id="${anchor.messageId}"]`);
+    if (!container || !anchor || !element) return;
+    return holdInPlace(container, () => scrollToAnchor(container, element, anchor.offset));
+  }, [sessionId]);
 
   return (
     <section className="chat-pane" aria-label="Chat">
@@ -94,7 +120,12 @@ export function ChatPane() {
           </button>
         </p>
       )}
-      <div className="messages" data-testid="messages">
+      <div
+        className="messages"
+        data-testid="messages"
+        ref={list}
+        onScroll={(event) => sessionId && rememberScroll(sessionId, event.currentTarget)}
+      >
         {messages.length === 0 && (
           <div className="empty-state">
             <h2>Ask your notes</h2>

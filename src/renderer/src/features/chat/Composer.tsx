@@ -9,6 +9,8 @@ import { useComposerAttachments } from '../attachments/use-composer-attachments'
 import { useItemsStore } from '../items/items-store';
 import { sendItems } from '../items/session-items-view';
 import { useChatStore } from './chat-store';
+import { forgetDraft, keepDraft, loadDraft } from './chat-drafts';
+import { useVaultStore } from '../vault/vault-store';
 import { DraftLinks } from './DraftLinks';
 import { useCompletion } from './use-completion';
 import { SuggestionList } from './SuggestionList';
@@ -49,16 +51,38 @@ export function Composer({ streaming }: { streaming: boolean }) {
   const picker = useRef<HTMLInputElement>(null);
   const files = useComposerAttachments();
   useNoDropOutside();
+  const vault = useVaultStore((state) => state.vault?.path ?? null);
+  const sessionId = useChatStore((state) => state.session?.id ?? null);
+  /** Counts edits, so a draft read after the user began typing does not replace what was typed. */
+  const edits = useRef(0);
+  useEffect(() => {
+    if (!vault) return;
+    let shown = true;
+    const before = edits.current;
+    void loadDraft(vault, sessionId).then((draft) => {
+      if (!shown || edits.current !== before) return;
+      setText(draft);
+      setDraft(draft);
+    });
+    return () => {
+      shown = false;
+    };
+  }, [vault, sessionId, setDraft]);
+  /** The text changed: the context meter counts it, and it is kept as this chat's draft. */
+  const remember = (next: string) => {
+    edits.current++;
+    setDraft(next);
+    if (vault) keepDraft(vault, sessionId, next);
+  };
   // The meter counts the files read for this message, as they will be sent.
   const readyTokens = files.tokens.join('\n');
   useEffect(() => {
     useContextStore.getState().setAttachments(readyTokens === '' ? [] : readyTokens.split('\n'));
   }, [readyTokens]);
 
-  /** The text changed: the context meter counts the draft too. */
   const edit = (next: string, at = next.length) => {
     setText(next);
-    setDraft(next);
+    remember(next);
     setCaret(at);
     requestAnimationFrame(() => input.current?.setSelectionRange(at, at));
   };
@@ -78,6 +102,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
     const prompt = chatStarted ? undefined : (pendingPrompt ?? undefined);
     if (await send(text, { attachments: files.tokens, items, prompt })) {
       edit('');
+      if (vault) forgetDraft(vault, chatStarted ? sessionId : null);
       files.clear();
       setNotice(null);
       useItemsStore.getState().clearPending();
@@ -154,7 +179,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
           readOnly={sending}
           onChange={(event) => {
             setText(event.target.value);
-            setDraft(event.target.value);
+            remember(event.target.value);
             setCaret(event.target.selectionStart);
             completion.typed(event.target.value, event.target.selectionStart);
             setNotice(null);

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { describeError, kasten } from '../../api';
 import { useEscapeLayer } from '../../components/use-escape-layer';
-import { useNoteStore } from '../notes/note-store';
+import { ExportNotice } from './ExportNotice';
 
 type Outcome = { sessionId: string } & (
   { kind: 'done'; path: string; updated: boolean } | { kind: 'failed'; message: string }
@@ -81,16 +81,7 @@ export function ExportChat({ sessionId }: { sessionId: string | null }) {
         </div>
       )}
       {outcome?.kind === 'done' && !open && (
-        <p className="export-result small" role="status">
-          {outcome.updated ? 'Updated' : 'Exported to'}{' '}
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => void useNoteStore.getState().open(outcome.path)}
-          >
-            {outcome.path}
-          </button>
-        </p>
+        <ExportNotice path={outcome.path} updated={outcome.updated} onClose={() => setOutcome(null)} />
       )}
     </div>
   );

@@ -4,6 +4,7 @@ import { ContextUsed } from '../context/ContextUsed';
 import { useContextStore } from '../context/context-store';
 import { connectionProblem, useConnectionStore } from '../connection/connection-store';
 import { AnswerMarkdown, type CitedDocument } from './AnswerMarkdown';
+import { contextNotices } from './message-notices';
 import { useChatStore } from './chat-store';
 import { ToolCallView } from './ToolCallView';
 import { WriteApprovalCard } from './WriteApprovalCard';
@@ -12,14 +13,6 @@ const statusNotes: Partial<Record<ChatMessage['status'], string>> = {
   stopped: 'Stopped. The answer so far is kept.',
   interrupted: 'Interrupted when Kasten stopped. The text saved until then is kept.',
 };
-
-/**
- * What the context engine had to do that changes what the model saw (older messages left out because
- * summarizing failed, a server's smaller window, a truncation), said once above the answer.
- */
-function contextNotices(message: ChatMessage): string[] {
-  return [...new Set(message.requests.flatMap((request) => request.notices))];
-}
 
 /** One message of the conversation: the user's words, or an answer with its tool calls and citations. */
 export function MessageView({
@@ -41,7 +34,7 @@ export function MessageView({
   if (message.role === 'user') {
     const files = message.parts.filter((part): part is AttachmentPart => part.type === 'attachment');
     return (
-      <article className="message message-user" data-testid="user-message">
+      <article className="message message-user" data-testid="user-message" data-message-id={message.id}>
         <div className="message-text">{messageText(message)}</div>
         {files.length > 0 && (
           <ul className="message-attachments" aria-label="Attached files">
@@ -63,6 +56,7 @@ export function MessageView({
     <article
       className={`message message-assistant${selected ? ' selected' : ''}`}
       data-testid="assistant-message"
+      data-message-id={message.id}
       data-status={message.status}
       onClick={() => select(message.id)}
     >

@@ -1,8 +1,5 @@
 import type { ToolCallPart } from '../../../../shared/chat-domain';
-
-function formatSize(characters: number): string {
-  return characters < 1000 ? `${characters} chars` : `${(characters / 1000).toFixed(1)}k chars`;
-}
+import { toolResultSize } from '../../../../shared/chat/tool-result-size';
 
 function argumentSummary(args: unknown): string {
   if (args === null || typeof args !== 'object') return JSON.stringify(args) ?? '';
@@ -13,7 +10,7 @@ function argumentSummary(args: unknown): string {
 
 /** A tool call in the answer, collapsed to its name, arguments and result size. */
 export function ToolCallView({ call }: { call: ToolCallPart }) {
-  const state = call.ok === null ? 'running…' : call.ok ? formatSize(call.output?.length ?? 0) : 'failed';
+  const state = call.ok === null ? 'running…' : call.ok ? toolResultSize(call.output?.length ?? 0) : 'failed';
   return (
     <details className={`tool-call${call.ok === false ? ' tool-call-failed' : ''}`} data-testid="tool-call">
       <summary>

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { connection } from '../../api';
 import type { ConnectionState } from '../../connection';
 import { useChatStore } from '../chat/chat-store';
+import { pushPendingDrafts } from '../chat/chat-drafts';
 import { useNoteStore } from '../notes/note-store';
 import { useVaultStore } from '../vault/vault-store';
 
@@ -25,6 +26,7 @@ export function startConnectionSync(): void {
   connection.subscribe((state, previous) => {
     useConnectionStore.setState({ state });
     if (state !== 'connected' || previous !== 'lost') return;
+    pushPendingDrafts();
     void useVaultStore.getState().load();
     void useChatStore.getState().reload();
     void useChatStore.getState().loadSessions();

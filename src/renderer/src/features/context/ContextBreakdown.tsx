@@ -25,7 +25,8 @@ export function ContextBreakdown({ onClose }: { onClose: () => void }) {
 
   useEffect(() => dialog.current?.focus(), []);
 
-  const segments = status ? partSegments(status.parts, status.window) : [];
+  const typed = draft.trim() !== '';
+  const segments = status ? partSegments(status.parts, status.window, typed) : [];
   const usableAt = status && status.window > 0 ? Math.min(100, (status.usable / status.window) * 100) : 100;
   const shownResult = result && result.sessionId === sessionId ? result : null;
 
@@ -107,8 +108,11 @@ export function ContextBreakdown({ onClose }: { onClose: () => void }) {
             </dd>
             <dt>This message</dt>
             <dd data-testid="context-draft">
-              {draft.trim() === '' ? (
-                <span className="muted">nothing typed</span>
+              {!typed ? (
+                <span className="muted">
+                  nothing typed (message framing:{' '}
+                  {exactTokens(segments.find((segment) => segment.part === 'current')?.tokens ?? 0)} tokens)
+                </span>
               ) : (
                 `${exactTokens(status.draftTokens)} tokens`
               )}

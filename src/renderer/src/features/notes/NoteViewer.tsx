@@ -6,23 +6,36 @@ import { NoteLinks } from './NoteLinks';
 import { useNoteStore } from './note-store';
 import { subpathLine } from './subpath-line';
 import { rememberNoteScroll, takeRestoredScroll } from '../resume/resume';
+import { anchorAt, holdInPlace, scrollToAnchor, writerOnPause } from '../../components/scroll-anchor';
 
 /** The element showing source line `line` of the note itself (not of a note embedded in it). */
 function elementAt(container: HTMLElement, line: number): HTMLElement | null {
   let best: HTMLElement | null = null;
-  for (const element of container.querySelectorAll<HTMLElement>('[data-line]')) {
-    if (element.parentElement?.closest('.note-embed')) continue;
+  for (const element of ownBlocks(container)) {
     if (Number(element.dataset.line) <= line) best = element;
     else break;
   }
   return best;
 }
 
-let scrollTimer: ReturnType<typeof setTimeout> | undefined;
-/** Where the reader is in the note, written once scrolling pauses rather than on every frame. */
-function rememberScroll(path: string, top: number) {
-  clearTimeout(scrollTimer);
-  scrollTimer = setTimeout(() => rememberNoteScroll(path, top), 150);
+/** The note's own blocks (not those of notes embedded in it), in document order. */
+function ownBlocks(container: HTMLElement): HTMLElement[] {
+  return [...container.querySelectorAll<HTMLElement>('[data-line]')].filter(
+    (element) => !element.parentElement?.closest('.note-embed'),
+  );
+}
+
+const writeScroll = writerOnPause();
+/** Where the reader is in the note (the block at the top), written once scrolling pauses. */
+function rememberScroll(path: string, container: HTMLElement) {
+  writeScroll(() => {
+    const anchor = container.scrollTop > 0 ? anchorAt(container, ownBlocks(container), lineOf) : null;
+    rememberNoteScroll(path, anchor && { line: Number(anchor.key), offset: anchor.offset });
+  });
+}
+
+function lineOf(element: HTMLElement): string | null {
+  return element.dataset.line ?? null;
 }
 
 /** The open note, rendered; links open their targets here, at the heading, block or line. */
@@ -35,24 +48,19 @@ export function NoteViewer() {
     const container = body.current;
     if (!container || !note || shownVisit.current === visit) return;
     shownVisit.current = visit;
-    container.scrollTop = takeRestoredScroll(note.path) ?? 0;
+    container.scrollTop = 0;
+    const restored = takeRestoredScroll(note.path);
+    const anchor = restored && elementAt(container, restored.line);
+    if (restored && anchor)
+      return holdInPlace(container, () => scrollToAnchor(container, anchor, restored.offset));
     // Parsed only on a navigation, not on the reloads that follow index changes.
     const targetLine = subpath ? (subpathLine(note, subpath) ?? line) : line;
     const target = targetLine === null ? null : elementAt(container, targetLine);
     if (!target) return;
-    target.scrollIntoView({ block: 'start' });
     target.classList.add('flash');
-    // Embeds and images above the target load afterwards and push it down: keep it in place while they
-    // settle, until the user scrolls.
-    const keep = new ResizeObserver(() => target.scrollIntoView({ block: 'start' }));
-    keep.observe(container.firstElementChild ?? container);
-    const stop = () => keep.disconnect();
-    const timer = setTimeout(stop, 2000);
-    for (const event of ['wheel', 'keydown', 'pointerdown', 'touchstart'])
-      container.addEventListener(event, stop, { once: true, passive: true });
+    const release = holdInPlace(container, () => target.scrollIntoView({ block: 'start' }));
     return () => {
-      stop();
-      clearTimeout(timer);
+      release();
       target.classList.remove('flash');
     };
   }, [note, line, subpath, visit]);
@@ -77,11 +85,7 @@ export function NoteViewer() {
           ×
         </button>
       </header>
-      <div
-        className="note-body"
-        ref={body}
-        onScroll={(event) => rememberScroll(path, event.currentTarget.scrollTop)}
-      >
+      <div className="note-body" ref={body} onScroll={(event) => rememberScroll(path, event.currentTarget)}>
         {error ? (
           <p className="error" role="alert">
             {error}

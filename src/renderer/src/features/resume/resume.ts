@@ -3,17 +3,38 @@ import { useChatStore } from '../chat/chat-store';
 import { useNoteStore } from '../notes/note-store';
 import { useVaultStore } from '../vault/vault-store';
 
-/** Where the user was in one vault: the chat and the note shown, and how far down the note was read. */
-interface Place {
-  sessionId: string | null;
-  notePath: string | null;
-  noteScroll: number;
+/** The block at the top of a note's view (by its first source line) and how far past its top. */
+export interface NoteAnchor {
+  line: number;
+  offset: number;
 }
 
-const nowhere: Place = { sessionId: null, notePath: null, noteScroll: 0 };
+/** The message at the top of the chat's view and how far past its top; null: the end of the chat. */
+export interface ChatAnchor {
+  messageId: number;
+  offset: number;
+}
+
+/** Where the user was in one vault: the chat and the note shown, and where each was scrolled to. */
+interface Place {
+  sessionId: string | null;
+  chatAnchor: ChatAnchor | null;
+  notePath: string | null;
+  noteAnchor: NoteAnchor | null;
+}
+
+const nowhere: Place = { sessionId: null, chatAnchor: null, notePath: null, noteAnchor: null };
 
 function key(vaultPath: string): string {
   return `kasten.resume.${vaultPath}`;
+}
+
+/** `value` when it has a number under each of `keys`, else null. */
+function numbers<T>(value: unknown, keys: readonly (keyof T & string)[]): T | null {
+  if (!value || typeof value !== 'object') return null;
+  return keys.every((name) => typeof (value as Record<string, unknown>)[name] === 'number')
+    ? (value as T)
+    : null;
 }
 
 export function readPlace(vaultPath: string): Place {
@@ -21,8 +42,9 @@ export function readPlace(vaultPath: string): Place {
     const value = JSON.parse(localStorage.getItem(key(vaultPath)) ?? 'null') as Partial<Place> | null;
     return {
       sessionId: typeof value?.sessionId === 'string' ? value.sessionId : null,
+      chatAnchor: numbers<ChatAnchor>(value?.chatAnchor, ['messageId', 'offset']),
       notePath: typeof value?.notePath === 'string' ? value.notePath : null,
-      noteScroll: typeof value?.noteScroll === 'number' ? value.noteScroll : 0,
+      noteAnchor: numbers<NoteAnchor>(value?.noteAnchor, ['line', 'offset']),
     };
   } catch {
     return nowhere;
@@ -41,28 +63,42 @@ function writePlace(vaultPath: string, change: Partial<Place>): void {
 let recording: string | null = null;
 /** The vault whose place is being restored, so a store update meanwhile does not start it twice. */
 let restoring: string | null = null;
-let restoredScroll: { path: string; top: number } | null = null;
+let restoredNote: { path: string; anchor: NoteAnchor | null } | null = null;
+let restoredChat: { sessionId: string; anchor: ChatAnchor | null } | null = null;
 
-/** The scroll position to give `path` as it is first shown after a restart, once. */
-export function takeRestoredScroll(path: string): number | null {
-  if (restoredScroll?.path !== path) return null;
-  const { top } = restoredScroll;
-  restoredScroll = null;
-  return top;
+/** Where to scroll `path` as it is first shown after a restart, once; null: its top. */
+export function takeRestoredScroll(path: string): NoteAnchor | null {
+  if (restoredNote?.path !== path) return null;
+  const { anchor } = restoredNote;
+  restoredNote = null;
+  return anchor;
 }
 
-export function rememberNoteScroll(path: string, top: number): void {
-  if (recording && useNoteStore.getState().path === path)
-    writePlace(recording, { noteScroll: Math.round(top) });
+/** Where to scroll the chat `sessionId` as it is first shown after a restart, once; undefined: not restored. */
+export function takeRestoredChatScroll(sessionId: string): ChatAnchor | null | undefined {
+  if (restoredChat?.sessionId !== sessionId) return undefined;
+  const { anchor } = restoredChat;
+  restoredChat = null;
+  return anchor;
+}
+
+export function rememberNoteScroll(path: string, anchor: NoteAnchor | null): void {
+  if (recording && useNoteStore.getState().path === path) writePlace(recording, { noteAnchor: anchor });
+}
+
+export function rememberChatScroll(sessionId: string, anchor: ChatAnchor | null): void {
+  if (recording && useChatStore.getState().session?.id === sessionId)
+    writePlace(recording, { chatAnchor: anchor });
 }
 
 async function restore(vaultPath: string): Promise<void> {
   const place = readPlace(vaultPath);
   if (place.sessionId && useChatStore.getState().session === null) {
+    restoredChat = { sessionId: place.sessionId, anchor: place.chatAnchor };
     await useChatStore.getState().resume(place.sessionId);
   }
   if (place.notePath && useNoteStore.getState().path === null) {
-    restoredScroll = { path: place.notePath, top: place.noteScroll };
+    restoredNote = { path: place.notePath, anchor: place.noteAnchor };
     await useNoteStore.getState().open(place.notePath);
     // A note deleted since then is not brought back as an error.
     if (useNoteStore.getState().error) useNoteStore.getState().close();
@@ -92,10 +128,11 @@ export function startResume(): void {
   });
   useChatStore.subscribe((state, previous) => {
     const id = state.session?.id ?? null;
-    if (recording && id !== (previous.session?.id ?? null)) writePlace(recording, { sessionId: id });
+    if (recording && id !== (previous.session?.id ?? null))
+      writePlace(recording, { sessionId: id, chatAnchor: null });
   });
   useNoteStore.subscribe((state, previous) => {
     if (recording && state.path !== previous.path)
-      writePlace(recording, { notePath: state.path, noteScroll: 0 });
+      writePlace(recording, { notePath: state.path, noteAnchor: null });
   });
 }
