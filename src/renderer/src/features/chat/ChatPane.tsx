@@ -14,6 +14,7 @@ import { ExportChat } from './ExportChat';
 import { WritesToggle } from './WritesToggle';
 import { SidebarToggle } from '../layout/SidebarToggle';
 import { useEscapeLayer } from '../../components/use-escape-layer';
+import './chat.css';
 
 /** The conversation: session header, messages with streamed answers, and the composer. */
 export function ChatPane() {
