@@ -11,6 +11,7 @@ import { MessageView } from './MessageView';
 import { sessionDocuments } from './session-documents';
 import { SessionList } from './SessionList';
 import { ExportChat } from './ExportChat';
+import { HeaderOverflow } from './HeaderOverflow';
 import { WritesToggle } from './WritesToggle';
 import { SidebarToggle } from '../layout/SidebarToggle';
 import { useEscapeLayer } from '../../components/use-escape-layer';
@@ -79,8 +80,10 @@ export function ChatPane() {
         <h2 className={`chat-title${session ? '' : ' muted'}`} data-testid="chat-title">
           {session?.title ?? 'Untitled chat'}
         </h2>
-        <WritesToggle />
-        <ExportChat sessionId={session?.id ?? null} />
+        <HeaderOverflow>
+          <WritesToggle />
+          <ExportChat sessionId={session?.id ?? null} />
+        </HeaderOverflow>
         <button type="button" onClick={() => newChat()} disabled={session === null}>
           New chat
         </button>
