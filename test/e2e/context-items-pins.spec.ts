@@ -26,14 +26,20 @@ test('a note pinned from a reference card by keyboard, and one from the viewer, 
   await page.keyboard.press('Tab');
   const pin = card.getByRole('button', { name: 'Pin “Gardening” to this chat' });
   await expect(pin).toBeFocused();
+  await expect(pin).toHaveAttribute('title', /^Pin to this chat/);
   await page.keyboard.press('Enter');
-  await expect(pin).toHaveAttribute('aria-pressed', 'true');
+  // Pinned, the button says what a click does now.
+  const unpin = card.getByRole('button', { name: 'Unpin “Gardening” from this chat' });
+  await expect(unpin).toHaveAttribute('aria-pressed', 'true');
+  await expect(unpin).toHaveAttribute('title', /^Unpin from this chat/);
+  await expect(unpin).toBeFocused();
   await expect(app.viewer).toBeHidden();
 
   await app.note('Atomic notes').click();
-  const viewerPin = app.viewer.getByRole('button', { name: 'Pin “Atomic notes” to this chat' });
-  await viewerPin.click();
-  await expect(viewerPin).toHaveAttribute('aria-pressed', 'true');
+  await app.viewer.getByRole('button', { name: 'Pin “Atomic notes” to this chat' }).click();
+  await expect(
+    app.viewer.getByRole('button', { name: 'Unpin “Atomic notes” from this chat' }),
+  ).toHaveAttribute('aria-pressed', 'true');
 
   await app.showTab('Context');
   const pinned = app.chatContext.getByTestId('pinned-item');

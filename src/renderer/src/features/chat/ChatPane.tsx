@@ -11,11 +11,13 @@ import { MessageView } from './MessageView';
 import { sessionDocuments } from './session-documents';
 import { SessionList } from './SessionList';
 import { ExportChat } from './ExportChat';
+import { HeaderOverflow } from './HeaderOverflow';
 import { WritesToggle } from './WritesToggle';
 import { SidebarToggle } from '../layout/SidebarToggle';
 import { useEscapeLayer } from '../../components/use-escape-layer';
 import { anchorAt, holdInPlace, scrollToAnchor, writerOnPause } from '../../components/scroll-anchor';
 import { rememberChatScroll, takeRestoredChatScroll } from '../resume/resume';
+import './chat.css';
 
 const writeScroll = writerOnPause();
 /** Where the reader is in the chat (the message at the top; null at its end), written once scrolling pauses. */
@@ -104,8 +106,10 @@ export function ChatPane() {
         <h2 className={`chat-title${session ? '' : ' muted'}`} data-testid="chat-title">
           {session?.title ?? 'Untitled chat'}
         </h2>
-        <WritesToggle />
-        <ExportChat sessionId={session?.id ?? null} />
+        <HeaderOverflow>
+          <WritesToggle />
+          <ExportChat sessionId={session?.id ?? null} />
+        </HeaderOverflow>
         <button type="button" onClick={() => newChat()} disabled={session === null}>
           New chat
         </button>

@@ -16,6 +16,7 @@ import { useCompletion } from './use-completion';
 import { SuggestionList } from './SuggestionList';
 import './chat.css';
 import type { MentionNotice } from './add-mention';
+import './composer.css';
 
 /** Files dragged over the page but not onto the composer must not make the browser open them. */
 function useNoDropOutside() {

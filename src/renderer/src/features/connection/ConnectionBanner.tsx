@@ -1,4 +1,5 @@
 import { connectionProblem, useConnectionStore } from './connection-store';
+import './connection.css';
 
 /** Says at once, above everything, that the page lost Kasten and what to do about it. */
 export function ConnectionBanner() {

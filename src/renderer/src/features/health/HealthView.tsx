@@ -3,6 +3,7 @@ import type { ResolvedLink, VaultHealth } from '../../../../shared/index-domain'
 import { useEscapeLayer } from '../../components/use-escape-layer';
 import { useNoteStore } from '../notes/note-store';
 import { useHealthStore } from './health-store';
+import './health.css';
 
 /** Items a section shows before "Show all": a large vault can have thousands of ambiguous links. */
 const shownAtFirst = 100;

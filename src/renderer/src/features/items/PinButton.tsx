@@ -5,7 +5,7 @@ import './pin-button.css';
 
 /**
  * Pins a note to the open chat (the model gets all of it in every request) or unpins it; pressed while
- * pinned. Main's refusal shows beside it.
+ * pinned, and named for what a click does now. Main's refusal shows beside it.
  */
 export function PinButton({
   path,
@@ -25,10 +25,10 @@ export function PinButton({
         type="button"
         className={`icon-button pin-button${pinned ? ' pinned' : ''}`}
         aria-pressed={pinned}
-        aria-label={`Pin “${title}” to this chat`}
+        aria-label={pinned ? `Unpin “${title}” from this chat` : `Pin “${title}” to this chat`}
         title={
           pinned
-            ? 'Pinned: the model gets this note in every request of this chat. Click to unpin.'
+            ? 'Unpin from this chat: the model gets this note in every request of it until then.'
             : 'Pin to this chat: the model gets this note in every request of it.'
         }
         data-testid="pin-button"

@@ -3,15 +3,15 @@ import { describeError } from '../../api';
 import type { MermaidDiagram } from './mermaid-diagram';
 
 /**
- * Shows a diagram in a shadow root: the page's CSP (`style-src 'self'`) refuses the <style> element and
- * style attributes of Mermaid's SVG markup, but not a constructed style sheet or imported nodes.
+ * Shows a diagram in a shadow root, with Mermaid's style sheet as a constructed one: the page's CSP
+ * (`style-src 'self'`) refuses a <style> element, and the shadow root keeps the rules to the diagram.
  */
 function show(host: HTMLElement, diagram: MermaidDiagram): void {
   const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   const sheet = new CSSStyleSheet();
   sheet.replaceSync(diagram.css);
   root.adoptedStyleSheets = [sheet];
-  root.replaceChildren(document.importNode(diagram.svg, true));
+  root.replaceChildren(diagram.svg);
 }
 
 /**
@@ -24,8 +24,10 @@ export function MermaidBlock({ source, children }: { source: string; children: R
 
   useEffect(() => {
     let cancelled = false;
+    // Labels at the size of the note's text around the diagram.
+    const fontSize = host.current ? getComputedStyle(host.current).fontSize : '16px';
     import('./mermaid-diagram')
-      .then(({ renderMermaid }) => renderMermaid(source))
+      .then(({ renderMermaid }) => renderMermaid(source, fontSize))
       .then(
         (diagram) => {
           if (cancelled || !host.current) return;

@@ -7,6 +7,7 @@ import { useNoteStore } from './note-store';
 import { subpathLine } from './subpath-line';
 import { rememberNoteScroll, takeRestoredScroll } from '../resume/resume';
 import { anchorAt, holdInPlace, scrollToAnchor, writerOnPause } from '../../components/scroll-anchor';
+import './notes.css';
 
 /** The element showing source line `line` of the note itself (not of a note embedded in it). */
 function elementAt(container: HTMLElement, line: number): HTMLElement | null {

@@ -4,6 +4,7 @@ import { PinButton } from '../items/PinButton';
 import { useWriteSettingsStore } from '../chat/write-settings-store';
 import { openReference } from './open-reference';
 import { answerReferences, sessionReferences, type ReferenceEntry } from './reference-entries';
+import './references.css';
 
 const kindLabels: Record<string, string> = {
   direct: 'direct',

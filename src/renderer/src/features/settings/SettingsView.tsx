@@ -11,6 +11,7 @@ import { SemanticSearchSettings } from '../embeddings/SemanticSearchSettings';
 import { SummarySettings } from './SummarySettings';
 import { ContextItemsSettings } from '../items/ContextItemsSettings';
 import { McpServersSettings } from '../mcp/McpServersSettings';
+import './settings.css';
 
 /** The settings dialog: Escape or a click outside closes it. */
 export function SettingsView() {

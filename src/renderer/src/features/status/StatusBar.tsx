@@ -3,6 +3,7 @@ import { EmbeddingIndicator } from '../embeddings/EmbeddingIndicator';
 import { useVaultStore } from '../vault/vault-store';
 import { IndexStatus } from './IndexStatus';
 import { ModelStatus } from './ModelStatus';
+import './status.css';
 
 /**
  * Bottom bar: the open vault, its size, indexing progress, vault health, embedding progress, summaries,

@@ -4,7 +4,7 @@ import { useNoteStore } from '../notes/note-store';
 import { treeKeyAction, visibleRows, type TreeRow } from './tree-rows';
 import { useVaultStore } from './vault-store';
 
-/** Height of a row in pixels; `.tree-row` has this fixed height in styles.css. */
+/** Height of a row in pixels; `.tree-row` has this fixed height in vault.css. */
 const rowHeight = 28;
 
 function Row({

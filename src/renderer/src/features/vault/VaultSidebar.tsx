@@ -3,6 +3,7 @@ import { searchActive, useSearchStore } from '../search/search-store';
 import { NoteTree } from './NoteTree';
 import { useVaultStore } from './vault-store';
 import { VaultSwitcher } from './VaultSwitcher';
+import './vault.css';
 
 /** The left sidebar: vault switcher, search box, and the note tree or the search results. */
 export function VaultSidebar() {
