@@ -78,7 +78,7 @@ describe('an MCP server in a chat', () => {
     expect(offered(server.chatRequests.length - 1)).toContain('search_notes');
   });
 
-  it('a server that never answers initialize does not hold the chat longer than the start timeout', async () => {
+  it('a server that never answers initialize is given up at the start timeout and the chat answers without it', async () => {
     await app.handlers['mcp:configure'](
       { servers: [stdioTestServer('mute', ['--no-initialize'])] },
       atMachine,
@@ -86,7 +86,9 @@ describe('an MCP server in a chat', () => {
     server.script([{ text: 'Answered without it.' }]);
     const answer = await ask('Hello?');
     expect(answer.status).toBe('complete');
-    expect(answer.requests[0]!.notices.join(' ')).toMatch(/MCP server “mute”/);
+    expect(answer.requests[0]!.notices).toContain(
+      'MCP server “mute” did not start: did not answer within 10 s; the chat goes on without its tools.',
+    );
   }, 30_000);
 
   it('tools set to manual are offered only in chats they were added to; agent ones only for matching messages', async () => {

@@ -1,10 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import * as original from '../../src/main/attachments/attachment-content';
+import { readAttachmentContent } from '../../src/main/attachments/attachment-content';
 import { createAttachmentReader } from '../../src/main/attachments/attachment-reader';
 import { ReadingTurns } from '../../src/main/attachments/reading-turns';
 import { refuseBeforeReading } from '../../src/shared/attachment-domain';
 import { writePdf } from '../fixtures/attachments/pdf-writer';
+
+// Read as written, unless a test makes one read slow.
+vi.mock(import('../../src/main/attachments/attachment-content'), async (importOriginal) => {
+  const actual = await importOriginal();
+  return { ...actual, readAttachmentContent: vi.fn(actual.readAttachmentContent) };
+});
 
 const fixture = (name: string): Uint8Array =>
   new Uint8Array(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'attachments', name)));
@@ -24,13 +32,22 @@ describe('the attachment reader in the calling thread', () => {
   });
 
   it('gives up a PDF that takes longer than its timeout, with a refusal that says so', async () => {
-    const hasty = createAttachmentReader(null, 1);
+    const hasty = createAttachmentReader(null, 20);
+    // The read is held until its signal says the time is up, so it surely takes longer.
+    let given: AbortSignal | undefined;
+    vi.mocked(readAttachmentContent).mockImplementationOnce(async (task, signal) => {
+      given = signal;
+      await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }));
+      return original.readAttachmentContent(task);
+    });
     expect(await hasty.read('slow.pdf', manyPages)).toEqual({
       ok: false,
       name: 'slow.pdf',
       code: 'timeout',
       message: '“slow.pdf” took more than 30 seconds to read, so Kasten stopped reading it.',
     });
+    // Given up because its time ran out: the read was still going then.
+    expect((given?.reason as Error | undefined)?.name).toBe('TimeoutError');
   });
 
   it('rejects with the abort reason when the caller aborts, and reads the next file', async () => {

@@ -126,7 +126,18 @@ describe('size limits', () => {
   });
 
   it('refuses a file over 25 MB before reading it', async () => {
-    const result = await read('huge.txt', new Uint8Array(25 * 1024 * 1024 + 1));
+    // Plain text, which a reader would accept; any look at its bytes past the length is noted.
+    const text = new Uint8Array(25 * 1024 * 1024 + 1).fill(0x78);
+    const looked: PropertyKey[] = [];
+    const watched = new Proxy(text, {
+      get(target, key) {
+        if (key !== 'length') looked.push(key);
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
+    const result = await read('huge.txt', watched);
+    expect(looked).toEqual([]);
     expect(result).toEqual({
       ok: false,
       name: 'huge.txt',

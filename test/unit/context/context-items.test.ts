@@ -99,6 +99,7 @@ describe('context items within the budget', () => {
   it('lays a request out as system, summary, history, agent prompt, pinned, attachment, question, references', () => {
     const result = newEngine().assemble(
       baseInput({
+        system: 'SYSTEM-MARK You are Kasten.',
         summary: { text: 'SUMMARY-MARK', coveredIds: [1] },
         history: conversation(3, { user: 20, tool: 0, answer: 20 }).filter((entry) => entry.id > 2),
         agentPrompt: 'AGENT-MARK answer in French',
@@ -111,8 +112,10 @@ describe('context items within the budget', () => {
         reminders: ['REMINDER-MARK'],
       }),
     );
-    const text = JSON.stringify(result.messages);
+    // The system prompt is sent ahead of the messages, as its own field.
+    const text = JSON.stringify([result.system, ...result.messages]);
     const order = [
+      'SYSTEM-MARK',
       'SUMMARY-MARK',
       'question 1:',
       'answer 2:',

@@ -1,16 +1,33 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import wabt from 'wabt';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Int8Rows, int8DotsWasm, int8Range } from '../../../src/main/embeddings/int8-dots';
 
 const source = join(import.meta.dirname, '../../../src/main/embeddings/int8-dots.wat');
 
 describe('int8 dot products in WebAssembly', () => {
+  afterEach(() => vi.restoreAllMocks());
+
   it('runs the module int8-dots.wat compiles to', async () => {
     const tools = await wabt();
     const module = tools.parseWat('int8-dots.wat', readFileSync(source, 'utf8'));
-    expect(Buffer.from(module.toBinary({}).buffer).equals(Buffer.from(int8DotsWasm()))).toBe(true);
+    const compiled = Buffer.from(module.toBinary({}).buffer);
+    expect(compiled.equals(Buffer.from(int8DotsWasm()))).toBe(true);
+    // A fresh copy of the module, so that its rows compile their WebAssembly here, where it is watched.
+    vi.resetModules();
+    const fresh = await import('../../../src/main/embeddings/int8-dots');
+    // Node's types leave WebAssembly to the DOM library.
+    const webAssembly = (
+      globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => object } }
+    ).WebAssembly;
+    const compiling = vi.spyOn(webAssembly, 'Module');
+    const rows = new fresh.Int8Rows(2, 3);
+    rows.values.set([1, 2, 3], 0);
+    rows.values.set([-4, 5, -6], rows.stride);
+    expect([...rows.dots([7, 8, 9], 2)]).toEqual([50, -42]);
+    expect(compiling).toHaveBeenCalledOnce();
+    expect(Buffer.from(compiling.mock.calls[0]![0] as Uint8Array).equals(compiled)).toBe(true);
   });
 
   it('gives the exact integer dot products, padding and the largest values included', () => {

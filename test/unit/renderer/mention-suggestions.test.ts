@@ -70,9 +70,23 @@ describe('@ completion', () => {
 
   it('ranks names starting with the query first, then rules, tools, notes; folds case and accents', () => {
     const candidates = mentionCandidates(items, titles);
-    expect(mentionSuggestions(candidates, 'pir').map((candidate) => candidate.label)).toEqual([
-      'Pirate voice',
-      'Pirates',
+    // A rule, a tool and a note start with “pir”, another rule and note only hold it; listed notes first.
+    const ranked = mentionCandidates(
+      {
+        ...items,
+        rules: [...items.rules, rule('Aspire higher', 'manual')],
+        tools: [...items.tools, { ...items.tools[0]!, name: 'mcp__ships__pirate_log' }],
+      },
+      [...titles, { path: 'Inspiration.md', title: 'Inspiration', aliases: [] }],
+    ).reverse();
+    expect(
+      mentionSuggestions(ranked, 'pir').map((candidate) => `${candidate.kind}:${candidate.label}`),
+    ).toEqual([
+      'rule:Pirate voice',
+      'tool:pirate_log',
+      'note:Pirates',
+      'rule:Aspire higher',
+      'note:Inspiration',
     ]);
     expect(mentionSuggestions(candidates, 'PÎRATE V').map((candidate) => candidate.label)).toEqual([
       'Pirate voice',
