@@ -5,6 +5,7 @@ import type { ToolVault } from '../chat/note-locator';
 import { writesRefused } from '../chat/write-permissions';
 import type { WriteContext } from '../chat/write-tools';
 import type { AttachmentStore } from '../items/attachment-store';
+import type { LlmTool } from '../llm/llm-types';
 import type { McpToolSource } from '../items/tool-catalog';
 
 /** A note a tool call put in front of the model. */
@@ -53,18 +54,11 @@ export type AnswerTools = Pick<ToolContext, 'sessionId' | 'attachments' | 'mcp'>
 export type ToolFamily = 'vault' | 'write' | 'attachment' | 'mcp';
 
 /**
- * One tool the model may call: what it is offered as (name, description, input schema), how it is
- * offered and run, and `run`, which gets its input already parsed with `input`.
+ * One tool the model may call: what it is offered as (an LlmTool: name, description, input schema), how
+ * it is offered and run, and `run`, which gets its input already parsed with `input`.
  */
-export interface Tool<Input extends z.ZodType = z.ZodType> {
-  readonly name: string;
-  readonly description: string;
+export interface Tool<Input extends z.ZodType = z.ZodType> extends LlmTool {
   readonly input: Input;
-  /**
-   * The input's JSON Schema as another program gave it (an MCP server's tool): sent as it is, and the
-   * arguments are checked by that program, not here. `input` is then any value.
-   */
-  readonly jsonSchema?: Record<string, unknown>;
   readonly family: ToolFamily;
   /** Its include mode until the settings give it another. */
   readonly include: ItemInclude;
