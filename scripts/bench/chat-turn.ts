@@ -49,6 +49,8 @@ function loadSources() {
     import('../../src/main/context/context-engine.ts'),
     import('../../src/main/chat/context-settings.ts'),
     import('../../src/main/embeddings/related-notes.ts'),
+    import('../../src/main/tools/tool-registry.ts'),
+    import('../../src/main/tools/built-in-tools.ts'),
   ]);
 }
 
@@ -108,6 +110,8 @@ export async function measureChatTurns(
     { ContextEngine },
     { ContextSettingsStore },
     { relatedNotes },
+    { ToolRegistry },
+    { builtInTools },
   ] = await loadSources();
 
   const base = mkdtempSync(join(tmpdir(), 'kasten-bench-chat-'));
@@ -143,11 +147,13 @@ export async function measureChatTurns(
     };
     return { root: open.path, name: open.name, tools };
   };
+  const tools = new ToolRegistry(builtInTools);
   const chat = new ChatService({
     store,
     events,
     vault: openVault,
     model: () => model,
+    tools: { registry: tools, mcp: null },
     context: new SessionContext({
       engine: new ContextEngine({ calibrations: store.contexts }),
       store,
@@ -157,6 +163,7 @@ export async function measureChatTurns(
       profile: () => ({ key: model.name, model: model.name }),
       model: () => model,
       vault: openVault,
+      tools,
     }),
   });
 

@@ -30,7 +30,8 @@ export async function measureContextItems(count = 500, rounds = 20): Promise<Ite
   registerSourceHooks();
   const { ContextItems } = await import('../../src/main/items/context-items.ts');
   const { RulesCatalog } = await import('../../src/main/items/rules-catalog.ts');
-  const { vaultTools } = await import('../../src/main/chat/vault-tools.ts');
+  const { ToolRegistry } = await import('../../src/main/tools/tool-registry.ts');
+  const { builtInTools } = await import('../../src/main/tools/built-in-tools.ts');
   const { TokenCounter } = await import('../../src/main/context/token-counter.ts');
   const counter = new TokenCounter('o200k_base');
   const includes = ['always', 'manual', 'agent'] as const;
@@ -67,7 +68,7 @@ export async function measureContextItems(count = 500, rounds = 20): Promise<Ite
     }),
     index: { note: () => null },
     readNote: async (path: string) => ({ content: files.get(path) ?? '' }),
-    vaultTools,
+    registry: new ToolRegistry(builtInTools),
     mcp: null,
     vectors: null,
     tokens: (text) => counter.text(text),

@@ -22,7 +22,6 @@ import { ChatExporter } from './export/chat-export';
 import { ChatDrafts } from './chat/chat-drafts';
 import { coreHandlers } from './app-handlers';
 import { createContextItems, type ContextItemsApp } from './items/items-app';
-import { vaultTools } from './chat/vault-tools';
 import type { EmbeddingSettings } from '../shared/embedding-domain';
 import { ModelService } from './llm/model-service';
 import { ModelSettingsStore } from './llm/model-settings';
@@ -34,6 +33,8 @@ import type { SqliteDatabase } from './storage/database';
 import { BackgroundSummaries } from './summaries/background-summaries';
 import { SummaryQueue } from './summaries/summary-queue';
 import { SummaryStore } from './summaries/summary-store';
+import { builtInTools } from './tools/built-in-tools';
+import { ToolRegistry } from './tools/tool-registry';
 import { RecentVaults } from './vault/recent-vaults';
 import { ensureSampleVault } from './vault/sample-vault';
 import { VaultService, type FolderPicker } from './vault/vault-service';
@@ -161,6 +162,7 @@ export function createApp(options: AppOptions): KastenApp {
     settleMs: options.summarySettleMs,
   });
   const chatStore = new ChatStore(db);
+  const tools = new ToolRegistry(builtInTools);
   const writes = createVaultWrites({
     db,
     events,
@@ -198,7 +200,7 @@ export function createApp(options: AppOptions): KastenApp {
     vault: () => vault.summary()?.path ?? null,
     index,
     readNote: (path) => vault.readNote(path),
-    vaultTools,
+    registry: tools,
     vectors: embeddings.texts,
     attachmentWorker: attachmentWorkerBeside(options.indexWorker),
     tokens: (text) => context.tokensOf(text),
@@ -224,6 +226,7 @@ export function createApp(options: AppOptions): KastenApp {
     // Writes the summaries of compactions; with no model chosen at all, chatModel() says so.
     model: () => models.summaryModel() ?? models.chatModel(),
     vault: openVault,
+    tools,
     writesOffered: () => writes.permissions.offered(writes.mode),
     items: items.service,
     attachments: items.attachments,
@@ -240,6 +243,7 @@ export function createApp(options: AppOptions): KastenApp {
     indexed: () => index.whenIdle(),
     context,
     writes,
+    tools: { registry: tools, mcp: items.mcp },
     items: items.service,
     attachments: { intake: items.intake, store: items.attachments },
   });

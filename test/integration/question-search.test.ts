@@ -2,9 +2,9 @@ import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
-import { runVaultTool } from '../../src/main/chat/vault-tools';
 import { startIndexedApp } from '../support/indexed-app';
 import { resourcesDir, tempWorkspace } from '../support/temp-vault';
+import { runBuiltInTool } from '../support/tool-calls';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -66,7 +66,7 @@ describe('a question typed as a search', () => {
     };
     const numbers = new Map<string, number>();
     const number = (path: string) => numbers.get(path) ?? numbers.set(path, numbers.size + 1).get(path)!;
-    const outcome = await runVaultTool(vault, number, 'search_notes', {
+    const outcome = await runBuiltInTool(vault, number, 'search_notes', {
       query: 'how do I link two notes together?',
     });
     const documents = JSON.parse(outcome.output) as { path: string; matched: string }[];

@@ -2,10 +2,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
-import { runVaultTool } from '../../src/main/chat/vault-tools';
 import { startIndexedApp } from '../support/indexed-app';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
+import { runBuiltInTool } from '../support/tool-calls';
 
 // Search in every mode, related notes and the chat tools over them, through the app's contract.
 const notes: Record<string, string> = {
@@ -72,7 +72,7 @@ describe('without an embedding model', () => {
   });
 
   it("gives find_related's reasons to the model, saying the similarity is by words", async () => {
-    const outcome = await runVaultTool(tools(), numbers, 'find_related', { note: 'Compaction' });
+    const outcome = await runBuiltInTool(tools(), numbers, 'find_related', { note: 'Compaction' });
     expect(outcome.ok).toBe(true);
     expect(outcome.output).toContain(
       'Similarity is by shared words, because no embedding model is configured',
@@ -135,7 +135,7 @@ describe('with an embedding model', () => {
     try {
       const hits = await app.handlers['search:notes']({ query: 'summarized turns', mode: 'hybrid' });
       expect(hits.map((hit) => hit.path)).toContain('Compaction.md');
-      const outcome = await runVaultTool(tools(), numbers, 'search_notes', { query: 'summarized turns' });
+      const outcome = await runBuiltInTool(tools(), numbers, 'search_notes', { query: 'summarized turns' });
       expect(outcome.ok).toBe(true);
       expect(outcome.output).toMatch(/^Searched by words only, because /);
       expect(outcome.output).toContain('Compaction.md');

@@ -27,8 +27,8 @@ export interface AnswerOptions {
   writes: Omit<WriteContext, 'vault'>;
   /** Plans each request of the answer from the conversation and the question. */
   planner: RequestPlanner;
-  /** Runs the answer's tools that are not the vault's (read_attachment, MCP servers' tools). */
-  otherTools?: TurnOptions['otherTools'];
+  /** Every tool the answer's calls may name, and what they run with. */
+  tools: TurnOptions['tools'];
   stepLimit: number;
   /** Streamed text is written to the database at least this often. */
   saveEveryMs: number;
@@ -127,7 +127,7 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
       writes: options.writes,
       numbers: (path, title) => store.documentNumber(sessionId, path, title),
       tokensOf: (text) => options.planner.tokensOf(text),
-      otherTools: options.otherTools,
+      tools: options.tools,
       stepLimit: options.stepLimit,
       signal: controller.signal,
       onChange: (_state, structural) => {

@@ -16,6 +16,8 @@ import type { SendInput } from '../../shared/context-items-domain';
 import type { AttachmentIntake } from '../items/attachment-intake';
 import type { AttachmentStore } from '../items/attachment-store';
 import type { ContextItems } from '../items/context-items';
+import type { McpToolSource } from '../items/tool-catalog';
+import type { ToolRegistry } from '../tools/tool-registry';
 import type { SessionContext } from './session-context';
 import type { VaultWrites } from './vault-writes';
 import type { NoteWriter } from './write-tools';
@@ -35,6 +37,8 @@ export interface ChatServiceOptions {
   indexed?: () => Promise<void>;
   /** The context engine's view of sessions: plans every request of an answer. */
   context: SessionContext;
+  /** Every tool the model may call, and the MCP servers that run theirs. */
+  tools: { registry: ToolRegistry; mcp: Pick<McpToolSource, 'call'> | null };
   /** Rules, pins, attachments and the tools beyond the vault's; without it a chat has none of them. */
   items?: ContextItems;
   /** Files dropped on the composer, read and counted, waiting for their message; and where they are kept. */
@@ -268,8 +272,12 @@ export class ChatService {
         decide: (callId, signal) =>
           writes?.decisions.wait(sessionId, callId, signal) ?? Promise.resolve(false),
       },
-      otherTools: (name, input, signal) =>
-        this.options.items?.runTool(sessionId, name, input, signal) ?? null,
+      tools: {
+        registry: this.options.tools.registry,
+        sessionId,
+        attachments: this.options.attachments?.store ?? null,
+        mcp: this.options.items ? this.options.tools.mcp : null,
+      },
       stepLimit: this.options.stepLimit ?? 8,
       saveEveryMs: this.options.saveEveryMs ?? 500,
       // Before the last event, so that whoever hears it may send the next message at once.

@@ -13,8 +13,8 @@ import type { ToolVault } from './note-locator';
 import type { RequestPlanner } from './request-planner';
 import { ContextOverflowError, tooLong } from './request-record';
 import { citationReminder } from './system-prompt';
-import { runVaultTool, type DocumentNumbers } from './vault-tools';
-import { isWriteTool, runWriteTool, type WriteContext } from './write-tools';
+import { failure, type AnswerTools, type DocumentNumbers } from '../tools/tool-registry';
+import type { WriteContext } from './write-tools';
 
 export interface TurnOptions {
   model: ChatModel;
@@ -24,14 +24,10 @@ export interface TurnOptions {
   onRequest: (position: number, context: RequestContext) => void;
   vault: ToolVault;
   /** How write tool calls are decided on in this answer. */
-  writes: Omit<WriteContext, 'vault'>;
+  writes: WriteContext;
   numbers: DocumentNumbers;
-  /** Runs the tools that are neither the vault's nor write tools (read_attachment, MCP); null: unknown. */
-  otherTools?: (
-    name: string,
-    input: unknown,
-    signal: AbortSignal,
-  ) => Promise<{ ok: boolean; output: string }> | null;
+  /** Every tool a call may name: each call is run by the registry. */
+  tools: AnswerTools;
   /** A text's tokens as the provider counts them (calibrated): what a note's part of a tool result cost. */
   tokensOf: (text: string) => number;
   stepLimit: number;
@@ -49,9 +45,6 @@ export interface TurnState {
 }
 
 export type TurnEnd = { status: 'complete' } | { status: 'stopped' } | { status: 'error'; error: string };
-
-/** Tools whose results are search results: after them the model is reminded to cite. */
-const searchTools = new Set(['search_notes', 'find_related', 'list_backlinks']);
 
 /** Tool calls run in one step; the model is told the others were not run. */
 export const toolCallsPerStep = 16;
@@ -163,27 +156,24 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
       const results: LlmToolResult[] = [];
       for (const [index, { part: call, position }] of calls.entries()) {
         signal.throwIfAborted();
-        const error =
-          index < toolCallsPerStep
-            ? invalid.get(call.id)
-            : `Not run: at most ${toolCallsPerStep} tool calls are run in one step. Ask again for the ones still needed, fewer at a time.`;
-        // A write call is answered by the write tools even when it was invalid: one the turn does not
-        // offer is told writes are off, not that the tool does not exist.
+        const { registry, ...services } = options.tools;
         const outcome =
-          index < toolCallsPerStep && isWriteTool(call.name)
-            ? await runWriteTool(
-                { ...options.writes, vault: options.vault },
+          index < toolCallsPerStep
+            ? await registry.run(call.name, call.args, invalid.get(call.id) ?? null, {
+                ...services,
+                vault: options.vault,
+                numbers: options.numbers,
+                writes: options.writes,
                 call,
-                error ?? null,
-                () => {
+                shown: () => {
                   changed(state, position);
                   options.onChange(state, true);
                 },
                 signal,
-              )
-            : error
-              ? { ok: false, output: error, notes: [] }
-              : await runTool(options, call.name, call.args, signal);
+              })
+            : failure(
+                `Not run: at most ${toolCallsPerStep} tool calls are run in one step. Ask again for the ones still needed, fewer at a time.`,
+              );
         setOutcome(state, { part: call, position }, outcome.ok, outcome.output);
         for (const note of outcome.notes) {
           addReference(state, {
@@ -198,7 +188,7 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
             summary: options.vault.summary(note.path),
           });
         }
-        if (outcome.ok && searchTools.has(call.name)) searched = true;
+        if (outcome.ok && options.tools.registry.get(call.name)?.documents === 'listed') searched = true;
         results.push({ id: call.id, name: call.name, output: outcome.output, isError: !outcome.ok });
         options.onChange(state, true);
       }
@@ -225,13 +215,6 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
       error: `The answer failed: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
-}
-
-/** A vault tool's call, or one of the others the answer offers (read_attachment, an MCP server's tool). */
-async function runTool(options: TurnOptions, name: string, input: unknown, signal: AbortSignal) {
-  const other = options.otherTools?.(name, input, signal);
-  if (other) return { ...(await other), notes: [] };
-  return runVaultTool(options.vault, options.numbers, name, input);
 }
 
 /** Arguments longer than this are sent back to the model shortened: its own call needs no repeating. */

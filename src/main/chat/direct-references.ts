@@ -2,7 +2,7 @@ import type { ChatReference } from '../../shared/chat-domain';
 import { extractNote } from '../../shared/markdown/extract-note';
 import type { ContextItemInput } from '../context/context-types';
 import type { ToolVault } from './note-locator';
-import type { DocumentNumbers } from './vault-tools';
+import type { DocumentNumbers } from '../tools/tool-registry';
 
 export interface DirectReferences {
   references: ChatReference[];

@@ -22,10 +22,9 @@ import type { SendInput } from '../../shared/context-items-domain';
 import type { ContextItemInput } from '../context/context-types';
 import type { AttachmentStore } from '../items/attachment-store';
 import type { ContextItems } from '../items/context-items';
+import type { ToolRegistry } from '../tools/tool-registry';
 import { meterReading } from './context-meter';
 import { attachmentsOf, currentAttachments, pendingAttachments } from './question-attachments';
-import { vaultTools } from './vault-tools';
-import { writeTools } from './write-tools';
 
 /** After a failed automatic compaction, answers go on with `discard` for this long before another try. */
 const compactionPauseMs = 5 * 60_000;
@@ -46,6 +45,8 @@ export interface SessionContextOptions {
   /** The model that writes compaction summaries: the one chosen for summaries, else the chat model. */
   model: () => ChatModel;
   vault: () => { name: string; tools: ToolVault };
+  /** Every tool: what requests offer, and the system prompt's lines for them. */
+  tools: ToolRegistry;
   /** Whether the write tools are offered in the open vault (the user allowed writes there). */
   writesOffered?: () => boolean;
   /** Rules, pinned notes, tools and the agent prompt; without it requests hold the vault tools only. */
@@ -261,7 +262,7 @@ export class SessionContext {
     writes: boolean,
     extraItems: readonly ContextItemInput[] = [],
   ): RequestPlanner {
-    const { store, items } = this.options;
+    const { store, items, tools } = this.options;
     const files = sessionId ? (this.options.attachments?.ofSession(sessionId) ?? []) : [];
     const vault = this.options.vault();
     const numbers = (path: string, title: string) => store.documentNumber(sessionId, path, title);
@@ -277,13 +278,13 @@ export class SessionContext {
       strategy:
         this.options.strategy ??
         (sessionId ? store.contexts.strategy(sessionId) : this.options.settings.get().strategy),
-      system: (tools, documents, replacement) =>
-        systemPrompt({ vaultName: vault.name, tools, documents, now, replacement }),
+      system: (names, documents, replacement) =>
+        systemPrompt({ vaultName: vault.name, tools: tools.inOrder(names), documents, now, replacement }),
       reminders: [timeReminder(now)],
       previous: earlier.findLast((message) => message.requests.length > 0)?.requests.at(-1) ?? null,
       // Write tools that are not offered are not sent at all, so they cost nothing in the window. With the
       // items service, the vault's tools come with the modes its settings give them.
-      tools: [...(items ? [] : vaultTools), ...(writes ? writeTools : [])],
+      tools: [...(items ? [] : tools.family('vault')), ...(writes ? tools.family('write') : [])],
       history: conversationOf(earlier, attachmentsOf(files)),
       current,
       items: [...currentAttachments(files, current.id), ...extraItems, ...(direct?.items ?? [])],

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { ReferenceKind } from '../../shared/chat-domain';
 import type { SearchRanker } from '../../shared/index-domain';
 import { embeddedSection } from '../../shared/markdown/note-section';
 import { parseWikiLinkInner } from '../../shared/markdown/wikilink-inner';
@@ -10,107 +9,13 @@ import {
   maxQueryWords,
   searchedWords,
 } from '../index/note-search';
-import type { LlmTool } from '../llm/llm-types';
-import { locateNote, type ToolVault } from './note-locator';
-
-/** A note a tool call put in front of the model. */
-export interface SurfacedNote {
-  path: string;
-  title: string;
-  kind: Extract<ReferenceKind, 'read' | 'search-hit'>;
-  subpath: string | null;
-  document: number;
-  /** What of the tool's output carries this note: its tokens are what the model received from it. */
-  text: string;
-}
-
-export interface ToolOutcome {
-  ok: boolean;
-  /** What the model gets back. */
-  output: string;
-  notes: SurfacedNote[];
-}
-
-/** Numbers notes for citations; the same note keeps its number for the whole session. */
-export type DocumentNumbers = (path: string, title: string) => number;
+import { defineTool, type SurfacedNote, type Tool } from '../tools/tool-registry';
+import { locateNote } from './note-locator';
 
 /** Longest note content handed to the model in one read; the rest is cut with a marker. */
 const maxReadChars = 24_000;
 
 const noteArgument = z.string().min(1).describe('Note title, alias, wikilink target or vault-relative path');
-
-const inputs = {
-  read_note: z.object({
-    note: noteArgument,
-    heading: z.string().optional().describe('Only this heading section (or ^block)'),
-  }),
-  search_notes: z.object({
-    query: z.string().min(1),
-    limit: z.number().int().min(1).max(20).optional(),
-  }),
-  find_related: z.object({ note: noteArgument }),
-  list_backlinks: z.object({ note: noteArgument }),
-  resolve_wikilink: z.object({ link: z.string().min(1).describe('A wikilink such as [[Note#Heading]]') }),
-};
-
-type ToolName = keyof typeof inputs;
-
-/** The read-only vault tools offered to the model. */
-export const vaultTools: LlmTool[] = [
-  {
-    name: 'read_note',
-    description:
-      'Read a note of the vault (or one heading section of it). Returns it as a numbered document.',
-    input: inputs.read_note,
-  },
-  {
-    name: 'search_notes',
-    description:
-      'Search the vault; returns ranked notes with snippets as numbered documents: notes with all the words, then, when those are few, notes with some of them, and (when semantic search is on) notes close in meaning.',
-    input: inputs.search_notes,
-  },
-  {
-    name: 'find_related',
-    description:
-      'Notes related to a note, each with its reasons: the notes it links to, the notes linking to it, notes sharing tags, and notes similar in meaning or words. Similar notes that are not linked either way are marked missingLink.',
-    input: inputs.find_related,
-  },
-  {
-    name: 'list_backlinks',
-    description: 'Notes that link to a note, with the line containing each link.',
-    input: inputs.list_backlinks,
-  },
-  {
-    name: 'resolve_wikilink',
-    description: 'Where a wikilink points: the note path, heading line, or why it is broken or ambiguous.',
-    input: inputs.resolve_wikilink,
-  },
-];
-
-/** Runs one tool call; every failure becomes a tool error for the model, never an exception. */
-export async function runVaultTool(
-  vault: ToolVault,
-  numbers: DocumentNumbers,
-  name: string,
-  input: unknown,
-): Promise<ToolOutcome> {
-  if (!(name in inputs)) return failure(`There is no tool named "${name}".`);
-  const parsed = inputs[name as ToolName].safeParse(input);
-  if (!parsed.success) {
-    return failure(
-      `Invalid arguments for ${name}: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`,
-    );
-  }
-  try {
-    return await tools[name as ToolName](vault, numbers, parsed.data as never);
-  } catch (error) {
-    return failure(error instanceof Error ? error.message : String(error));
-  }
-}
-
-function failure(message: string): ToolOutcome {
-  return { ok: false, output: message, notes: [] };
-}
 
 const json = (value: unknown) => JSON.stringify(value, null, 1);
 
@@ -127,14 +32,19 @@ const matchedBy: Record<SearchRanker, string> = {
   semantic: 'meaning',
 };
 
-const tools: {
-  [N in ToolName]: (
-    vault: ToolVault,
-    numbers: DocumentNumbers,
-    input: z.infer<(typeof inputs)[N]>,
-  ) => Promise<ToolOutcome>;
-} = {
-  async read_note(vault, numbers, { note, heading }) {
+const readNote = defineTool({
+  name: 'read_note',
+  family: 'vault',
+  description: 'Read a note of the vault (or one heading section of it). Returns it as a numbered document.',
+  input: z.object({
+    note: noteArgument,
+    heading: z.string().optional().describe('Only this heading section (or ^block)'),
+  }),
+  include: 'always',
+  documents: 'read',
+  writes: false,
+  guidance: 'Read a note (read_note) before relying on what it says.',
+  async run({ note, heading }, { vault, numbers }) {
     const { path, title } = await locateNote(vault, note);
     const source = await vault.readNote(path);
     let content = source.content;
@@ -154,8 +64,22 @@ const tools: {
     const output = json({ document, title, path, ...(subpath ? { heading: subpath } : {}), content });
     return { ok: true, output, notes: [{ path, title, kind: 'read', subpath, document, text: output }] };
   },
+});
 
-  async search_notes(vault, numbers, { query, limit }) {
+const searchNotes = defineTool({
+  name: 'search_notes',
+  family: 'vault',
+  description:
+    'Search the vault; returns ranked notes with snippets as numbered documents: notes with all the words, then, when those are few, notes with some of them, and (when semantic search is on) notes close in meaning.',
+  input: z.object({
+    query: z.string().min(1),
+    limit: z.number().int().min(1).max(20).optional(),
+  }),
+  include: 'always',
+  documents: 'listed',
+  writes: false,
+  guidance: 'Search the notes (search_notes) rather than guess.',
+  async run({ query, limit }, { vault, numbers }) {
     const { words, shortened } = searchedWords(query);
     const { hits, lexicalOnly } = await vault.search({ query, limit: limit ?? 8 });
     const documents = hits.map((hit) => ({
@@ -180,8 +104,18 @@ const tools: {
       notes: documents.map((entry) => surfaced(entry)),
     };
   },
+});
 
-  async find_related(vault, numbers, { note }) {
+const findRelated = defineTool({
+  name: 'find_related',
+  family: 'vault',
+  description:
+    'Notes related to a note, each with its reasons: the notes it links to, the notes linking to it, notes sharing tags, and notes similar in meaning or words. Similar notes that are not linked either way are marked missingLink.',
+  input: z.object({ note: noteArgument }),
+  include: 'always',
+  documents: 'listed',
+  writes: false,
+  async run({ note }, { vault, numbers }) {
     const { path, title } = await locateNote(vault, note);
     const { notes, semantic } = await vault.related({ path, limit: 20 });
     const related = notes.map((other) => ({
@@ -199,8 +133,17 @@ const tools: {
       notes: related.map((entry) => surfaced(entry)),
     };
   },
+});
 
-  async list_backlinks(vault, numbers, { note }) {
+const listBacklinks = defineTool({
+  name: 'list_backlinks',
+  family: 'vault',
+  description: 'Notes that link to a note, with the line containing each link.',
+  input: z.object({ note: noteArgument }),
+  include: 'always',
+  documents: 'listed',
+  writes: false,
+  async run({ note }, { vault, numbers }) {
     const { path, title } = await locateNote(vault, note);
     const links = vault.index.backlinks(path).filter((link) => link.source !== path);
     const entries = links.slice(0, 50).map((link) => {
@@ -219,8 +162,17 @@ const tools: {
       notes: entries.map((entry) => surfaced(entry)),
     };
   },
+});
 
-  async resolve_wikilink(vault, _numbers, { link }) {
+const resolveWikilink = defineTool({
+  name: 'resolve_wikilink',
+  family: 'vault',
+  description: 'Where a wikilink points: the note path, heading line, or why it is broken or ambiguous.',
+  input: z.object({ link: z.string().min(1).describe('A wikilink such as [[Note#Heading]]') }),
+  include: 'always',
+  documents: null,
+  writes: false,
+  async run({ link }, { vault }) {
     const inner = link
       .trim()
       .replace(/^!?\[\[/, '')
@@ -242,4 +194,13 @@ const tools: {
       notes: [],
     };
   },
-};
+});
+
+/** The read-only vault tools offered to the model. */
+export const vaultTools: readonly Tool[] = [
+  readNote,
+  searchNotes,
+  findRelated,
+  listBacklinks,
+  resolveWikilink,
+];

@@ -42,6 +42,17 @@ export class WritePermissions {
   }
 }
 
+/** Why no write call may run now; null when they may. Asked before anything else about a write call. */
+export function writesRefused(mode: WriteMode, allowed: () => boolean): string | null {
+  if (mode === 'refused') {
+    return 'Writing to the vault is not allowed here (kasten ask runs without --allow-writes); nothing was written.';
+  }
+  if (mode === 'ask' && !allowed()) {
+    return 'Writing is turned off for this vault; the user can allow it in the chat. Nothing was written.';
+  }
+  return null;
+}
+
 function keyOf(vault: string): string {
   return `writes:${vault}`;
 }

@@ -1,52 +1,17 @@
 import { z } from 'zod';
-import type { ProposedChange, ToolCallPart } from '../../shared/chat-domain';
-import type { LlmTool } from '../llm/llm-types';
+import type { ProposedChange } from '../../shared/chat-domain';
+import {
+  defineTool,
+  failure,
+  success,
+  type Tool,
+  type ToolContext,
+  type ToolOutcome,
+} from '../tools/tool-registry';
 import type { PreparedWrite } from '../vault/note-writes';
 import type { VaultService } from '../vault/vault-service';
-import { locateNote, type ToolVault } from './note-locator';
-import type { ToolOutcome } from './vault-tools';
+import { locateNote } from './note-locator';
 import type { WriteMode } from './write-permissions';
-
-const inputs = {
-  create_note: z.object({
-    path: z
-      .string()
-      .min(1)
-      .max(1000)
-      .describe('Vault-relative path of the new note, ending in .md, such as "Projects/Garden plan.md"'),
-    content: z.string().max(200_000).describe('The whole Markdown content of the new note'),
-  }),
-  append_to_note: z.object({
-    note: z.string().min(1).describe('Note title, alias, wikilink target or vault-relative path'),
-    content: z.string().min(1).max(200_000).describe('The Markdown to add'),
-    heading: z
-      .string()
-      .optional()
-      .describe("Add at the end of this heading's section instead of at the end of the note"),
-  }),
-};
-
-type WriteToolName = keyof typeof inputs;
-
-/** The tools that change the vault: offered only when writes are allowed, each call approved first. */
-export const writeTools: LlmTool[] = [
-  {
-    name: 'create_note',
-    description:
-      'Create a new note in the vault. Never overwrites: fails if the path exists. The user sees the path and the whole content and approves or rejects it; the result says which.',
-    input: inputs.create_note,
-  },
-  {
-    name: 'append_to_note',
-    description:
-      "Add Markdown at the end of an existing note, or at the end of one heading's section. Nothing else in the note changes. The user sees the lines added and approves or rejects them; the result says which.",
-    input: inputs.append_to_note,
-  },
-];
-
-export function isWriteTool(name: string): name is WriteToolName {
-  return Object.hasOwn(inputs, name);
-}
 
 /** Changes to the vault's notes, checked and confined; nothing is written before their commit. */
 export type NoteWriter = Pick<VaultService, 'prepareCreate' | 'prepareAppend'>;
@@ -56,49 +21,81 @@ export interface WriteContext {
   mode: WriteMode;
   /** Whether the user still allows writes in the vault: the switch may be turned off mid-answer. */
   allowed: () => boolean;
-  /** Finds the note `append_to_note` names. */
-  vault: ToolVault;
   writer: NoteWriter;
   /** Waits for the user's decision on the call (`ask` mode). */
   decide: (callId: string, signal: AbortSignal) => Promise<boolean | 'stopped'>;
 }
 
+/** Both write tools' line in the system prompt. */
+const writeGuidance =
+  'Change notes (create_note, append_to_note) only when the user asks; each change waits for their approval.';
+
+const createNote = defineTool({
+  name: 'create_note',
+  family: 'write',
+  description:
+    'Create a new note in the vault. Never overwrites: fails if the path exists. The user sees the path and the whole content and approves or rejects it; the result says which.',
+  input: z.object({
+    path: z
+      .string()
+      .min(1)
+      .max(1000)
+      .describe('Vault-relative path of the new note, ending in .md, such as "Projects/Garden plan.md"'),
+    content: z.string().max(200_000).describe('The whole Markdown content of the new note'),
+  }),
+  include: 'always',
+  documents: null,
+  writes: true,
+  guidance: writeGuidance,
+  run: ({ path, content }, context) =>
+    proposeWrite(context, () => context.writes.writer.prepareCreate(path, content)),
+});
+
+const appendToNote = defineTool({
+  name: 'append_to_note',
+  family: 'write',
+  description:
+    "Add Markdown at the end of an existing note, or at the end of one heading's section. Nothing else in the note changes. The user sees the lines added and approves or rejects them; the result says which.",
+  input: z.object({
+    note: z.string().min(1).describe('Note title, alias, wikilink target or vault-relative path'),
+    content: z.string().min(1).max(200_000).describe('The Markdown to add'),
+    heading: z
+      .string()
+      .optional()
+      .describe("Add at the end of this heading's section instead of at the end of the note"),
+  }),
+  include: 'always',
+  documents: null,
+  writes: true,
+  guidance: writeGuidance,
+  run: ({ note, content, heading }, context) =>
+    proposeWrite(context, async () => {
+      const { path } = await locateNote(context.vault, note);
+      return context.writes.writer.prepareAppend(path, content, heading ?? null);
+    }),
+});
+
+/** The tools that change the vault: offered only when writes are allowed, each call approved first. */
+export const writeTools: readonly Tool[] = [createNote, appendToNote];
+
 /**
- * Runs a write tool call: checks it, puts the change on the call's part (`shown` saves and announces
- * it), waits for the user's decision and writes only when approved. Every way it can end becomes the
- * call's result for the model; never throws.
+ * Checks a write, puts the change on the call's part (`shown` saves and announces it), waits for the
+ * user's decision and writes only when approved. Every way it can end becomes the call's result for
+ * the model.
  */
-export async function runWriteTool(
-  context: WriteContext,
-  call: ToolCallPart,
-  invalid: string | null,
-  shown: () => void,
-  signal: AbortSignal,
+async function proposeWrite(
+  context: ToolContext,
+  prepare: () => Promise<PreparedWrite>,
 ): Promise<ToolOutcome> {
-  if (context.mode === 'refused') {
-    return failure(
-      'Writing to the vault is not allowed here (kasten ask runs without --allow-writes); nothing was written.',
-    );
-  }
-  if (context.mode === 'ask' && !context.allowed()) {
-    return failure(
-      'Writing is turned off for this vault; the user can allow it in the chat. Nothing was written.',
-    );
-  }
-  if (invalid !== null) return failure(invalid);
-  let prepared: PreparedWrite;
-  try {
-    prepared = await prepare(context, call);
-  } catch (error) {
-    return failure(error instanceof Error ? error.message : String(error));
-  }
+  const { call, writes, signal } = context;
+  const prepared = await prepare();
   const approval = { change: prepared.change, state: 'pending' as const };
   call.approval = approval;
-  shown();
-  const decision = context.mode === 'automatic' ? true : await context.decide(call.id, signal);
+  context.shown();
+  const decision = writes.mode === 'automatic' ? true : await writes.decide(call.id, signal);
   if (decision !== true) {
     call.approval = { ...approval, state: 'rejected' };
-    return done(
+    return success(
       decision === 'stopped'
         ? 'The user stopped the answer instead of approving the change; nothing was written.'
         : 'The user rejected the change; nothing was written.',
@@ -111,23 +108,7 @@ export async function runWriteTool(
     return failure(`The user approved, but nothing was written: ${(error as Error).message}`);
   }
   call.approval = { ...approval, state: 'approved' };
-  return done(`The user approved: ${describeChange(prepared.change)}.`);
-}
-
-async function prepare({ vault, writer }: WriteContext, call: ToolCallPart): Promise<PreparedWrite> {
-  const name = call.name as WriteToolName;
-  const parsed = inputs[name].safeParse(call.args);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`Invalid arguments for ${name}: ${issues.join('; ')}`);
-  }
-  if (name === 'create_note') {
-    const { path, content } = parsed.data as z.infer<(typeof inputs)['create_note']>;
-    return writer.prepareCreate(path, content);
-  }
-  const { note, content, heading } = parsed.data as z.infer<(typeof inputs)['append_to_note']>;
-  const { path } = await locateNote(vault, note);
-  return writer.prepareAppend(path, content, heading ?? null);
+  return success(`The user approved: ${describeChange(prepared.change)}.`);
 }
 
 /** "created "X"", "appended 3 lines to "X" at the end of the section "H"": what was written. */
@@ -137,12 +118,4 @@ export function describeChange(change: ProposedChange): string {
   const where = change.heading === null ? 'at the end' : `at the end of the section "${change.heading}"`;
   const real = change.realPath ? ` (a link to "${change.realPath}", which was written)` : '';
   return `appended ${count} ${count === 1 ? 'line' : 'lines'} to "${change.path}"${real} ${where}`;
-}
-
-function failure(message: string): ToolOutcome {
-  return { ok: false, output: message, notes: [] };
-}
-
-function done(message: string): ToolOutcome {
-  return { ok: true, output: message, notes: [] };
 }

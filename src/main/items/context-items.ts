@@ -10,7 +10,7 @@ import {
 } from '../../shared/context-items-domain';
 import { AppError } from '../app-error';
 import type { TextVectors } from '../embeddings/text-vectors';
-import type { LlmTool } from '../llm/llm-types';
+import type { ToolRegistry } from '../tools/tool-registry';
 import {
   agentCandidates,
   candidatePassages,
@@ -22,11 +22,11 @@ import type { AttachmentStore } from './attachment-store';
 import type { ItemSettingsStore } from './item-settings';
 import { pinnedItems } from './pinned-input';
 import { pinnedNotes } from './pinned-notes';
-import { readAttachmentName, readAttachmentTool, runReadAttachment } from './read-attachment';
+import { readAttachmentTool } from './read-attachment';
 import { scoreRelevance } from './relevance';
 import type { RulesCatalog } from './rules-catalog';
 import type { SessionItemsStore } from './session-items-store';
-import { toolCatalog, type McpToolSource } from './tool-catalog';
+import { toolCatalog, type CatalogTool, type McpToolOffer, type McpToolSource } from './tool-catalog';
 
 export interface ContextItemsOptions {
   settings: ItemSettingsStore;
@@ -35,8 +35,8 @@ export interface ContextItemsOptions {
   rules: RulesCatalog;
   index: { note(path: string): { path: string; title: string } | null };
   readNote: (path: string) => Promise<{ content: string }>;
-  /** The read-only vault tools, whose include modes the settings set. */
-  vaultTools: readonly LlmTool[];
+  /** Every tool: the vault's, whose include modes the settings set, and the MCP servers' as they are listed. */
+  registry: ToolRegistry;
   mcp: McpToolSource | null;
   vectors: TextVectors | null;
   /**
@@ -113,12 +113,7 @@ export class ContextItems {
     const mcp = running
       ? { tools: this.options.mcp?.running() ?? [], notices: [] }
       : ((await this.options.mcp?.tools(signal)) ?? { tools: [], notices: [] });
-    const catalog = toolCatalog(
-      this.options.vaultTools,
-      this.settings().tools,
-      mcp.tools,
-      this.options.tokens,
-    );
+    const catalog = this.catalog(this.settings().tools, mcp.tools);
     return { tools: catalog.map(({ info }) => info), notices: mcp.notices };
   }
 
@@ -251,7 +246,7 @@ export class ContextItems {
         ? { tools: this.options.mcp?.running() ?? [], notices: [] }
         : (this.options.mcp?.tools(signal) ?? { tools: [], notices: [] }),
     ]);
-    const catalog = toolCatalog(this.options.vaultTools, settings.tools, mcp.tools, this.options.tokens);
+    const catalog = this.catalog(settings.tools, mcp.tools);
     // Items chosen for a chat not started yet, among what was just listed; one gone since is left out.
     const pending = this.resolveAll(
       request.pending ?? {},
@@ -319,17 +314,12 @@ export class ContextItems {
     };
   }
 
-  /** Runs a call of a tool this module offers (read_attachment, MCP tools); null for any other tool. */
-  runTool(
-    sessionId: string,
-    name: string,
-    input: unknown,
-    signal: AbortSignal,
-  ): Promise<{ ok: boolean; output: string }> | null {
-    if (name === readAttachmentName)
-      return Promise.resolve(runReadAttachment(this.options.attachments, sessionId, input));
-    if (name.startsWith('mcp__') && this.options.mcp) return this.options.mcp.call(name, input, signal);
-    return null;
+  /** The vault's tools and the MCP servers' listed ones, which are registered so that calls reach them. */
+  private catalog(modes: ContextItemSettings['tools'], mcp: readonly McpToolOffer[]): CatalogTool[] {
+    const { registry, tokens } = this.options;
+    const catalog = toolCatalog(registry.family('vault'), modes, mcp, tokens);
+    for (const { tool } of catalog) registry.register(tool);
+    return catalog;
   }
 
   private agentPrompt(sessionId: string | null) {

@@ -5,9 +5,9 @@ import type { AppEvents } from '../app-events';
 import { createAttachmentReader } from '../attachments/attachment-reader';
 import type { TextVectors } from '../embeddings/text-vectors';
 import type { NoteHash } from '../index/note-catalog';
-import type { LlmTool } from '../llm/llm-types';
 import { McpServers } from '../mcp/mcp-servers';
 import type { SqliteDatabase } from '../storage/database';
+import type { ToolRegistry } from '../tools/tool-registry';
 import { AttachmentIntake } from './attachment-intake';
 import { AttachmentStore } from './attachment-store';
 import { ContextItems } from './context-items';
@@ -27,7 +27,8 @@ export interface ItemsAppOptions {
     noteHashesUnder(folder: string): NoteHash[];
   };
   readNote: (path: string) => Promise<{ content: string }>;
-  vaultTools: readonly LlmTool[];
+  /** Every tool; the MCP servers' are registered in it as they are listed. */
+  registry: ToolRegistry;
   vectors: TextVectors | null;
   /** The built attachment worker; without one files are read on the main thread. */
   attachmentWorker: string | null;
@@ -57,7 +58,7 @@ export function createContextItems(options: ItemsAppOptions) {
     }),
     index: options.index,
     readNote: options.readNote,
-    vaultTools: options.vaultTools,
+    registry: options.registry,
     mcp,
     vectors: options.vectors,
     tokens: options.tokens,
