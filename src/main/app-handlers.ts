@@ -67,6 +67,10 @@ export function coreHandlers(services: CoreServices): Pick<Handlers, CoreChannel
       const { done: _done, ...started } = await chat.send(input);
       return { ...started, userMessage: started.userMessage! };
     },
+    'chat:resend': async ({ sessionId, messageId }) => {
+      chat.resend(sessionId, messageId);
+      return null;
+    },
     'chat:stop': async ({ sessionId }) => {
       chat.stop(sessionId);
       return null;

@@ -177,6 +177,11 @@ export interface ChatMessage {
   requests: RequestContext[];
   createdAt: string;
   updatedAt: string;
+  /**
+   * While an answer streams, the number of its announcements so far (`chat:message` or `chat:delta`);
+   * absent on a message read from the database or finished.
+   */
+  sequence?: number;
 }
 
 export interface SessionSummary {

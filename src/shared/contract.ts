@@ -38,6 +38,7 @@ import type {
 } from './index-domain';
 
 import { event, request, sessionId } from './contract-definitions';
+import type { MessageDelta } from './chat/message-delta';
 import { contextRequests } from './context-contract';
 import { modelSettings } from './model-settings-schema';
 import { itemEvents, itemRequests, sendItems } from './items-contract';
@@ -128,7 +129,10 @@ export const requests = {
   'links:outgoing': request<ResolvedLink[]>()(z.object({ path: vaultRelativePath }).strict()),
   /** The links in other notes that point at this one, with the line they are on. */
   'links:backlinks': request<ResolvedLink[]>()(z.object({ path: vaultRelativePath }).strict()),
-  /** Sends a message (starting a session without `sessionId`); the answer streams as `chat:message` events. */
+  /**
+   * Sends a message (starting a session without `sessionId`); the answer streams as a `chat:message`,
+   * then `chat:delta` events, and ends with a `chat:message`.
+   */
   'chat:send': request<{
     session: SessionSummary;
     userMessage: ChatMessage;
@@ -148,6 +152,11 @@ export const requests = {
       .strict(),
   ),
   ...contextRequests,
+  /**
+   * Announces a message again, whole, as a `chat:message`: for a client that missed a `chat:delta` or
+   * joined while the answer streamed.
+   */
+  'chat:resend': request<null>()(z.object({ sessionId, messageId: z.number().int().positive() }).strict()),
   /** Stops the answer being written; the text so far is kept, marked stopped. */
   'chat:stop': request<null>()(z.object({ sessionId }).strict()),
   /**
@@ -243,8 +252,10 @@ export const events = {
   'index:progress': event<IndexProgress>(),
   /** The index applied file changes: links, backlinks and search results may differ now. */
   'index:changed': event<IndexChange>(),
-  /** A chat message changed: streamed text, a tool call, its end. */
+  /** A chat message changed: its start, a part a delta does not carry, its end; or it was asked for. */
   'chat:message': event<ChatMessage>(),
+  /** What a streaming answer's parts gained since its previous announcement (see `MessageDelta`). */
+  'chat:delta': event<MessageDelta>(),
   /** What the next request of a session would hold changed: a request was sent, a tool result came in. */
   'context:changed': event<{ sessionId: string }>(),
   /** The configured model's window changed: a server named its window in an error, or a kept one was dropped. */

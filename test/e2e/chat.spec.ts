@@ -166,3 +166,26 @@ test('a failed answer says why and Retry answers again; the session survives res
   await expect(app.chat.getByTestId('user-message')).toHaveText('What do tomatoes need?');
   await expect(answers.nth(1)).toContainText('Tomatoes need sun.');
 });
+
+test('a streamed answer grows as it streams, survives a reload mid-answer and ends complete', async ({
+  page,
+}) => {
+  const text = Array.from({ length: 400 }, (_, index) => `w${index + 1}`).join(' ');
+  model.script([{ text, chunkSize: 6, delayMs: 12 }]);
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await ask(app, 'Count for me.');
+  const answer = app.chat.getByTestId('assistant-message');
+  await expect(answer).toContainText('w20 w21');
+  await expect(answer).toHaveAttribute('data-status', 'streaming');
+  const early = (await answer.locator('.answer').innerText()).length;
+  await expect(answer).toContainText('w120 w121');
+  await expect(answer).toHaveAttribute('data-status', 'streaming');
+  expect((await answer.locator('.answer').innerText()).length).toBeGreaterThan(early);
+
+  // A page that joins mid-answer gets the whole message, then what follows.
+  await page.reload();
+  await expect(answer).toContainText('w200 w201');
+  await expect(answer).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
+  expect((await answer.locator('.answer').innerText()).trim()).toBe(text);
+});

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messageText, type ChatMessage } from '../../src/shared/chat-domain';
 import type { KastenApp } from '../../src/main/app';
+import type { MessageDelta } from '../../src/shared/chat/message-delta';
+import { appendedText } from '../support/streamed-answer';
 import { createIndexedApp, startIndexedApp } from '../support/indexed-app';
 import { writeSyntheticVault } from '../support/synthetic-vault';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
@@ -344,9 +346,12 @@ describe('sessions', () => {
   it('stop keeps the partial answer, marked stopped', async () => {
     server.script([{ text: 'word '.repeat(400), chunkSize: 5, delayMs: 5 }]);
     const turn = await app.chat.send({ text: 'Tell me a long story.' });
+    let streamed = 0;
     await new Promise<void>((resolve) => {
       const off = app.events.subscribe((channel, payload) => {
-        if (channel === 'chat:message' && messageText(payload as ChatMessage).length > 50) {
+        if (channel === 'chat:message') streamed = messageText(payload as ChatMessage).length;
+        if (channel === 'chat:delta') streamed += appendedText(payload as MessageDelta);
+        if (streamed > 50) {
           off();
           resolve();
         }

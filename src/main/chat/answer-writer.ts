@@ -5,6 +5,7 @@ import type { RequestContext } from '../../shared/context-domain';
 import type { ChatModel } from '../llm/llm-types';
 import { answerLeaseMs, answerLeaseRenewMs, currentOwner } from './answer-owner';
 import type { ChatStore } from './chat-store';
+import { AnswerAnnouncer } from './answer-announcer';
 import { addReference, runTurn, type TurnEnd, type TurnOptions, type TurnState } from './chat-turn';
 import type { ToolVault } from './note-locator';
 import type { RequestPlanner } from './request-planner';
@@ -14,8 +15,13 @@ import type { WriteContext } from './write-tools';
 
 /** A structural change (a part added, a tool's result) is saved within this time, text within `saveEveryMs`. */
 const structuralSaveMs = 40;
-/** `chat:message` events of one answer are at least this far apart; the last state always follows. */
+/** Announcements of one answer (`chat:delta`, `chat:message`) are at least this far apart; the last state always follows. */
 const announceEveryMs = 40;
+/**
+ * `context:changed` events of a streaming answer are at least this far apart: each makes the meter plan a
+ * whole request, and its own streamed text moves the next request little; the end is always announced.
+ */
+const meterEveryMs = 1000;
 
 export interface AnswerOptions {
   store: ChatStore;
@@ -41,6 +47,8 @@ export interface WrittenAnswer {
   assistant: ChatMessage;
   /** Aborting it stops the answer; what was streamed is kept. */
   controller: AbortController;
+  /** Announces the whole answer now (a client missed a delta); nothing once it has ended. */
+  resend: () => void;
   /** Settles with the finished answer (complete, stopped or error); never rejects. */
   done: Promise<ChatMessage>;
 }
@@ -87,23 +95,24 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
     structuralSaveMs,
   );
   // Reading the answer back for each event would cost a query per change.
+  const announcer = new AnswerAnnouncer(events, () => ({
+    ...assistant,
+    parts: state.parts,
+    references: state.references,
+    requests,
+    usage: state.usage,
+    updatedAt: new Date().toISOString(),
+  }));
   const announcements = new Throttle(
-    guarded(() =>
-      events.emit('chat:message', {
-        ...assistant,
-        parts: [...state.parts],
-        references: [...state.references],
-        requests: [...requests],
-        updatedAt: new Date().toISOString(),
-      }),
-    ),
+    guarded(() => announcer.announce()),
     announceEveryMs,
   );
   // The meter follows the answer: a request planned, its usage reported, a tool result come in.
   const contextChanges = new Throttle(
     guarded(() => events.emit('context:changed', { sessionId })),
-    announceEveryMs,
+    meterEveryMs,
   );
+  let ended = false;
   const lease = setInterval(
     guarded(() => store.streaming.renewLease(assistant.id, leaseUntil())),
     answerLeaseRenewMs,
@@ -116,6 +125,8 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
       requests: options.planner,
       onRequest: guarded((position, context) => {
         requests[position] = context;
+        // The requests go out with the whole message: a delta carries parts only.
+        announcer.needWhole();
         store.contexts.putRequest(assistant.id, position, context);
         // The notes the question linked cost what the first request gave them, in the provider's tokens.
         if (position === 0)
@@ -138,9 +149,12 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
     },
     state,
   ).then((turnEnd) => {
+    ended = true;
     clearInterval(lease);
     saves.cancel();
     announcements.cancel();
+    // The last text goes out as a delta too: the streamed state then equals the finished message's parts.
+    guarded(() => announcer.announce())();
     contextChanges.cancel();
     const end: TurnEnd =
       failure === null
@@ -175,7 +189,12 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
     events.emit('context:changed', { sessionId });
     return finished;
   });
-  return { assistant, controller, done };
+  const resend = () => {
+    if (ended) return;
+    announcer.needWhole();
+    announcements.request(0);
+  };
+  return { assistant, controller, done, resend };
 }
 
 /** Stores the question's linked notes as the first request sent them, for later requests to replay. */

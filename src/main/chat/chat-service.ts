@@ -63,7 +63,10 @@ export interface StartedTurn {
 
 /** Chat sessions of the open vault: sending, streaming, stopping and retrying answers. */
 export class ChatService {
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<unknown> }>();
+  private readonly running = new Map<
+    string,
+    { controller: AbortController; done: Promise<unknown>; answerId?: number; resend?: () => void }
+  >();
 
   constructor(private readonly options: ChatServiceOptions) {}
 
@@ -215,6 +218,17 @@ export class ChatService {
     return this.running.size > 0;
   }
 
+  /**
+   * Announces a message whole again: the streaming answer from memory (with its sequence), any other
+   * as stored.
+   */
+  resend(sessionId: string, messageId: number): void {
+    const running = this.running.get(sessionId);
+    if (running?.answerId === messageId && running.resend) return running.resend();
+    const message = this.options.store.message(messageId);
+    if (message.sessionId === sessionId) this.options.events.emit('chat:message', message);
+  }
+
   /** Aborts the running answer; what was streamed so far is kept and marked stopped. */
   stop(sessionId: string): void {
     this.running.get(sessionId)?.controller.abort();
@@ -258,7 +272,7 @@ export class ChatService {
     const offered = writes?.permissions.offered(mode) ?? false;
     const planner = await this.options.context.planner(sessionId, messages, direct, offered);
     this.assertIdle(sessionId);
-    const { assistant, controller, done } = writeAnswer({
+    const { assistant, controller, done, resend } = writeAnswer({
       store,
       events,
       sessionId,
@@ -283,7 +297,7 @@ export class ChatService {
       // Before the last event, so that whoever hears it may send the next message at once.
       onSettled: () => this.running.delete(sessionId),
     });
-    this.running.set(sessionId, { controller, done });
+    this.running.set(sessionId, { controller, done, answerId: assistant.id, resend });
     return { assistantMessage: assistant, done };
   }
 }

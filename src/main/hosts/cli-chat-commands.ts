@@ -6,6 +6,7 @@ import {
   type ReferenceKind,
 } from '../../shared/chat-domain';
 import type { ContextStatus, ContextStrategy, RequestContext } from '../../shared/context-domain';
+import { applyDelta, type MessageDelta } from '../../shared/chat/message-delta';
 import type { KastenApp } from '../app';
 import { describeSummaryReport } from '../summaries/summary-queue';
 import { openCliApp } from './cli-app';
@@ -96,10 +97,20 @@ export async function runChatCommand(
     const items = await askItems(app, args.items ?? { pins: [], attachments: [], rules: [] });
     let printed = 0;
     let assistantId = -1;
+    // The answer as announced: a whole message, then deltas applied to it.
+    let streamed: ChatMessage | null = null;
     const unsubscribe = app.events.subscribe((channel, payload) => {
-      const message = payload as ChatMessage;
-      if (args.json || channel !== 'chat:message' || message.id !== assistantId) return;
-      const text = messageText(message);
+      if (args.json) return;
+      if (channel === 'chat:message' && (payload as ChatMessage).id === assistantId)
+        streamed = payload as ChatMessage;
+      else if (channel === 'chat:delta' && (payload as MessageDelta).messageId === assistantId) {
+        const delta = payload as MessageDelta;
+        const next = streamed && applyDelta(streamed, delta);
+        // A delta before the whole message (or after a missed one): the whole message comes again.
+        if (!next) return app.chat.resend(delta.sessionId, delta.messageId);
+        streamed = next;
+      } else return;
+      const text = messageText(streamed);
       if (text.length > printed) env.write(text.slice(printed));
       printed = Math.max(printed, text.length);
     });

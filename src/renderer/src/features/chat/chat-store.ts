@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { ChatMessage, ChatSession, SessionSummary } from '../../../../shared/chat-domain';
 import type { SendInput } from '../../../../shared/context-items-domain';
+import { applyDelta, type MessageDelta } from '../../../../shared/chat/message-delta';
 import { describeError, kasten } from '../../api';
 
 interface ChatState {
@@ -32,6 +33,8 @@ interface ChatState {
   undoRemove(): Promise<void>;
   select(messageId: number | null): void;
   apply(message: ChatMessage): void;
+  /** Applies what a streaming answer gained; a delta that does not follow asks for the whole message. */
+  applyDelta(delta: MessageDelta): void;
 }
 
 /** The chat sessions of the open vault and the one shown, mirrored from the main process. */
@@ -173,17 +176,43 @@ export const useChatStore = create<ChatState>((set, get) => ({
     const session = get().session;
     if (!session || session.id !== message.sessionId) {
       // An answer can stream before the request that started it has returned: keep it for then.
+      resending.delete(message.id);
       early.keep(message);
       if (message.status !== 'streaming') void get().loadSessions();
       return;
     }
+    resending.delete(message.id);
     set({ session: withMessages(session, [message]) });
     if (message.status === 'streaming') return;
     void get().loadSessions();
     // The turn may have compacted the session or recorded its requests since the last event.
     if (message.role === 'assistant') void get().reload();
   },
+  applyDelta(delta) {
+    const session = get().session;
+    const shown = session?.id === delta.sessionId;
+    const known = shown
+      ? session.messages.find((message) => message.id === delta.messageId)
+      : early.find(delta.sessionId, delta.messageId);
+    const next = known && applyDelta(known, delta);
+    if (next) {
+      if (shown) set({ session: withMessages(session, [next]) });
+      else early.keep(next);
+      return;
+    }
+    // A missed delta, or the page joined mid-answer: the whole message comes again as a `chat:message`.
+    if (!shown && !known && !get().sending) return;
+    if (resending.has(delta.messageId)) return;
+    resending.add(delta.messageId);
+    kasten.chat.resend({ sessionId: delta.sessionId, messageId: delta.messageId }).catch((error: unknown) => {
+      resending.delete(delta.messageId);
+      set({ error: describeError(error) });
+    });
+  },
 }));
+
+/** Answers whose whole message was asked for again; their deltas wait for it. */
+const resending = new Set<number>();
 
 /** Messages pushed for a session the store is not showing yet, by session. */
 const early = {
@@ -193,6 +222,9 @@ const early = {
     const forSession = this.messages.get(message.sessionId) ?? new Map<number, ChatMessage>();
     forSession.set(message.id, newer(forSession.get(message.id), message));
     this.messages.set(message.sessionId, forSession);
+  },
+  find(sessionId: string, id: number): ChatMessage | undefined {
+    return this.messages.get(sessionId)?.get(id);
   },
   take(sessionId: string): ChatMessage[] {
     const kept = [...(this.messages.get(sessionId)?.values() ?? [])];
@@ -205,6 +237,10 @@ const early = {
 function newer(known: ChatMessage | undefined, incoming: ChatMessage): ChatMessage {
   if (!known) return incoming;
   if (known.status !== 'streaming' && incoming.status === 'streaming') return known;
+  // While it streams, the announced state (with a sequence) is ahead of a saved one, and of older ones.
+  if (known.sequence !== undefined && incoming.status === 'streaming') {
+    if (incoming.sequence === undefined || incoming.sequence < known.sequence) return known;
+  }
   if (known.status === incoming.status && incoming.parts.length < known.parts.length) return known;
   return incoming;
 }
@@ -222,6 +258,7 @@ export function startChatSync(): void {
   if (subscribed) return;
   subscribed = true;
   kasten.chat.onMessage((message) => useChatStore.getState().apply(message));
+  kasten.chat.onDelta((delta) => useChatStore.getState().applyDelta(delta));
   let vaultPath: string | null = null;
   kasten.vault.tree().then(
     (tree) => (vaultPath ??= tree.vault?.path ?? null),
