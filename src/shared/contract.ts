@@ -262,6 +262,8 @@ export type RequestInput<C extends RequestChannel> = z.input<(typeof requests)[C
 export type ParsedInput<C extends RequestChannel> = z.output<(typeof requests)[C]['input']>;
 export type RequestOutput<C extends RequestChannel> = Exclude<(typeof requests)[C]['output'], undefined>;
 export type EventPayload<E extends EventChannel> = Exclude<(typeof events)[E]['payload'], undefined>;
+/** A push event as the browser host sends it over its socket: the channel says what the payload is. */
+export type EventMessage = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
 
 export const requestChannels = Object.keys(requests) as RequestChannel[];
 export const eventChannels = Object.keys(events) as EventChannel[];

@@ -96,9 +96,8 @@ export async function runChatCommand(
     const items = await askItems(app, args.items ?? { pins: [], attachments: [], rules: [] });
     let printed = 0;
     let assistantId = -1;
-    const unsubscribe = app.events.subscribe((channel, payload) => {
-      const message = payload as ChatMessage;
-      if (args.json || channel !== 'chat:message' || message.id !== assistantId) return;
+    const unsubscribe = app.events.on('chat:message', (message) => {
+      if (args.json || message.id !== assistantId) return;
       const text = messageText(message);
       if (text.length > printed) env.write(text.slice(printed));
       printed = Math.max(printed, text.length);
@@ -143,9 +142,8 @@ export async function runChatCommand(
 /** Summarizes what is not cached yet, with progress on stderr; Ctrl+C keeps what is done. */
 async function summarize(app: KastenApp, args: ChatCommandArguments, env: ChatCommandEnvironment) {
   let shown = 0;
-  const unsubscribe = app.events.subscribe((channel, payload) => {
-    if (channel !== 'summaries:progress' || args.json) return;
-    const { done, total } = payload as { done: number; total: number };
+  const unsubscribe = app.events.on('summaries:progress', ({ done, total }) => {
+    if (args.json) return;
     // About twenty lines for a large vault, one per note for a small one.
     if (total > 0 && done < total && done - shown >= Math.max(1, total / 20)) {
       shown = done;

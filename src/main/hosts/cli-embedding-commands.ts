@@ -11,7 +11,7 @@ import { CliUsageError, findNote, type NoteResolver } from './cli-app';
 
 /** What the commands need of the app. */
 export interface EmbeddingCliApp extends NoteResolver {
-  events: Pick<AppEvents, 'subscribe'>;
+  events: Pick<AppEvents, 'on'>;
   embeddings: Pick<Embeddings, 'service' | 'related' | 'settings'>;
   dispose(): Promise<void>;
 }
@@ -103,9 +103,8 @@ async function embed(
   const { service, settings } = app.embeddings;
   if (!settings.get().enabled) throw new Error(`Embeddings are off: ${howToTurnOn}.`);
   let shown = 0;
-  const unsubscribe = app.events.subscribe((channel, payload) => {
-    if (channel !== 'embeddings:progress' || json) return;
-    const { phase, done, total } = payload as { phase: string | null; done: number; total: number };
+  const unsubscribe = app.events.on('embeddings:progress', ({ phase, done, total }) => {
+    if (json) return;
     // About twenty lines for a large vault; none for a run with little to do.
     if (phase === 'embedding' && total >= 100 && done < total && done - shown >= total / 20) {
       shown = done;
