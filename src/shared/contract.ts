@@ -182,13 +182,15 @@ export const requests = {
   'sessions:restore': request<null>()(z.object({ id: sessionId }).strict()),
   /**
    * Exports a chat to a Markdown note in the vault (folder default `Kasten chats`): a new note, or with
-   * `update` the note it was last exported to, unless someone edited that one since.
+   * `update` the note it was last exported to, unless someone edited that one since; or the note at `path`.
    */
   'sessions:export': request<ChatExport>()(
     z
       .object({
         id: sessionId,
         folder: z.string().trim().max(1000).optional(),
+        /** The note to write (ending in .md) instead of a new one in `folder`. */
+        path: vaultRelativePath.optional(),
         update: z.boolean().optional(),
       })
       .strict(),

@@ -9,6 +9,7 @@ import type { ContextStatus, ContextStrategy, RequestContext } from '../../share
 import type { KastenApp } from '../app';
 import { describeSummaryReport } from '../summaries/summary-queue';
 import { openCliApp } from './cli-app';
+import { call } from './cli-call';
 import {
   askItems,
   itemFlagUsage,
@@ -65,12 +66,15 @@ export async function runChatCommand(
   const app = await openCliApp(args.vault, env, args.model, { contextStrategy: args.strategy });
   try {
     if (args.command === 'context') {
-      const status = await app.context.status(args.sessionId);
+      const status = await call(app, 'context:status', { sessionId: args.sessionId });
       env.stdout(args.json ? JSON.stringify(status, null, 2) : describeStatus(status));
       return 0;
     }
     if (args.command === 'compact') {
-      const { compaction, notice } = await app.chat.compact(args.sessionId!, args.focus);
+      const { compaction, notice } = await call(app, 'context:compact', {
+        sessionId: args.sessionId,
+        focus: args.focus,
+      });
       if (args.json) env.stdout(JSON.stringify({ compaction, notice }, null, 2));
       else if (compaction) {
         env.stdout(
@@ -81,7 +85,7 @@ export async function runChatCommand(
       return compaction ? 0 : 1;
     }
     if (args.command === 'sessions') {
-      const sessions = app.chat.list();
+      const sessions = await call(app, 'sessions:list', undefined);
       env.stdout(
         args.json
           ? JSON.stringify(sessions, null, 2)
@@ -150,8 +154,8 @@ async function summarize(app: KastenApp, args: ChatCommandArguments, env: ChatCo
       env.stderr(`Summarizing: ${done} of ${total}`);
     }
   });
-  void env.untilStopped().then(() => app.summaries.cancel());
-  const report = await app.summaries.summarize();
+  void env.untilStopped().then(() => call(app, 'summaries:cancel', undefined));
+  const report = await call(app, 'summaries:run', undefined);
   unsubscribe();
   env.stdout(args.json ? JSON.stringify(report, null, 2) : describeSummaryReport(report));
   return report.failed > 0 || report.cancelled ? 1 : 0;
