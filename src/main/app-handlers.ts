@@ -107,7 +107,8 @@ export function coreHandlers(services: CoreServices): Pick<Handlers, CoreChannel
       chat.restore(id);
       return null;
     },
-    'sessions:export': async ({ id, folder, update }) => exporter.export({ sessionId: id, folder, update }),
+    'sessions:export': async ({ id, folder, path, update }) =>
+      exporter.export({ sessionId: id, folder, path, update }),
     'drafts:read': async ({ sessionId }) => ({ text: drafts.read(sessionId) }),
     'drafts:save': async ({ sessionId, text }) => {
       drafts.save(sessionId, text);

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { IndexChange } from '../shared/index-domain';
 import type { Handlers } from '../shared/contract';
 import type { AppInfo, HostKind } from '../shared/domain';
 import type { ModelSettings } from '../shared/chat-domain';
@@ -286,9 +285,7 @@ export function createApp(options: AppOptions): KastenApp {
     ...writes.handlers,
     ...items.handlers,
   };
-  const stopFollowing = events.subscribe((channel, payload) => {
-    if (channel === 'index:changed') items.indexChanged(payload as IndexChange);
-  });
+  const stopFollowing = events.on('index:changed', (change) => items.indexChanged(change));
 
   return {
     handlers,

@@ -191,13 +191,15 @@ export const requests = {
   'sessions:restore': request<null>()(z.object({ id: sessionId }).strict()),
   /**
    * Exports a chat to a Markdown note in the vault (folder default `Kasten chats`): a new note, or with
-   * `update` the note it was last exported to, unless someone edited that one since.
+   * `update` the note it was last exported to, unless someone edited that one since; or the note at `path`.
    */
   'sessions:export': request<ChatExport>()(
     z
       .object({
         id: sessionId,
         folder: z.string().trim().max(1000).optional(),
+        /** The note to write (ending in .md) instead of a new one in `folder`. */
+        path: vaultRelativePath.optional(),
         update: z.boolean().optional(),
       })
       .strict(),
@@ -273,6 +275,8 @@ export type RequestInput<C extends RequestChannel> = z.input<(typeof requests)[C
 export type ParsedInput<C extends RequestChannel> = z.output<(typeof requests)[C]['input']>;
 export type RequestOutput<C extends RequestChannel> = Exclude<(typeof requests)[C]['output'], undefined>;
 export type EventPayload<E extends EventChannel> = Exclude<(typeof events)[E]['payload'], undefined>;
+/** A push event as the browser host sends it over its socket: the channel says what the payload is. */
+export type EventMessage = { [E in EventChannel]: { channel: E; payload: EventPayload<E> } }[EventChannel];
 
 export const requestChannels = Object.keys(requests) as RequestChannel[];
 export const eventChannels = Object.keys(events) as EventChannel[];

@@ -32,7 +32,7 @@ export type KastenApi = {
 /** How an API implementation reaches the main process. */
 export interface KastenTransport {
   invoke(channel: RequestChannel, input: unknown): Promise<Envelope<unknown>>;
-  subscribe(channel: EventChannel, listener: (payload: unknown) => void): () => void;
+  subscribe<E extends EventChannel>(channel: E, listener: (payload: EventPayload<E>) => void): () => void;
 }
 
 /**

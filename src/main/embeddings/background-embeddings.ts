@@ -1,4 +1,3 @@
-import type { VaultChange } from '../../shared/domain';
 import type { AppEvents } from '../app-events';
 import type { EmbeddingService } from './embedding-service';
 
@@ -24,12 +23,15 @@ export class BackgroundEmbeddings {
   constructor(private readonly options: BackgroundEmbeddingsOptions) {}
 
   start(): void {
-    this.unsubscribe = this.options.events.subscribe((channel, payload) => {
+    const { events } = this.options;
+    const stops = [
       // A run waits for the index pass an opening starts; every pass reports `idle` at its end, edits too.
-      const reason = channel === 'vault:changed' ? (payload as VaultChange).reason : null;
-      if (reason === 'opened' || reason === 'returned') this.runNow();
-      if (channel === 'index:changed') this.runSoon();
-    });
+      events.on('vault:changed', ({ reason }) => {
+        if (reason === 'opened' || reason === 'returned') this.runNow();
+      }),
+      events.on('index:changed', () => this.runSoon()),
+    ];
+    this.unsubscribe = () => stops.forEach((stop) => stop());
   }
 
   /** The settings changed: stop what runs and, when still enabled, start over with the new model. */

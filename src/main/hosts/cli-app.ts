@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import type { ModelSettings } from '../../shared/chat-domain';
 import type { EmbeddingSettings } from '../../shared/embedding-domain';
 import { createApp, type AppOptions, type KastenApp } from '../app';
-import type { VaultIndex } from '../index/vault-index';
 import { version } from '../version';
+import { call, type CliHandlers } from './cli-call';
 
 export interface CliAppEnvironment {
   dataDir: string;
@@ -53,15 +53,13 @@ export async function openCliApp(
   return app;
 }
 
-/** What finding a note by name needs of the app. */
-export interface NoteResolver {
-  index: Pick<VaultIndex, 'resolve'>;
-}
-
 /** A note given by path or by name, the way a wikilink would find it; throws when there is none. */
-export function findNote(app: NoteResolver, note: string): string {
-  const resolution = app.index.resolve({ target: note.replace(/^\/+/, ''), subpath: null }, '');
-  if (resolution.path === null || resolution.kind !== 'note') {
+export async function findNote(app: CliHandlers, note: string): Promise<string> {
+  const [resolution] = await call(app, 'links:resolve', {
+    links: [{ target: note.replace(/^\/+/, ''), subpath: null }],
+    from: '',
+  });
+  if (!resolution || resolution.path === null || resolution.kind !== 'note') {
     throw new Error(`No note "${note}" in this vault.`);
   }
   return resolution.path;

@@ -6,10 +6,11 @@ import {
   type ReferenceKind,
 } from '../../shared/chat-domain';
 import type { ContextStatus, ContextStrategy, RequestContext } from '../../shared/context-domain';
-import { applyDelta, type MessageDelta } from '../../shared/chat/message-delta';
+import { applyDelta } from '../../shared/chat/message-delta';
 import type { KastenApp } from '../app';
 import { describeSummaryReport } from '../summaries/summary-queue';
 import { openCliApp } from './cli-app';
+import { call } from './cli-call';
 import {
   askItems,
   itemFlagUsage,
@@ -66,12 +67,15 @@ export async function runChatCommand(
   const app = await openCliApp(args.vault, env, args.model, { contextStrategy: args.strategy });
   try {
     if (args.command === 'context') {
-      const status = await app.context.status(args.sessionId);
+      const status = await call(app, 'context:status', { sessionId: args.sessionId });
       env.stdout(args.json ? JSON.stringify(status, null, 2) : describeStatus(status));
       return 0;
     }
     if (args.command === 'compact') {
-      const { compaction, notice } = await app.chat.compact(args.sessionId!, args.focus);
+      const { compaction, notice } = await call(app, 'context:compact', {
+        sessionId: args.sessionId,
+        focus: args.focus,
+      });
       if (args.json) env.stdout(JSON.stringify({ compaction, notice }, null, 2));
       else if (compaction) {
         env.stdout(
@@ -82,7 +86,7 @@ export async function runChatCommand(
       return compaction ? 0 : 1;
     }
     if (args.command === 'sessions') {
-      const sessions = app.chat.list();
+      const sessions = await call(app, 'sessions:list', undefined);
       env.stdout(
         args.json
           ? JSON.stringify(sessions, null, 2)
@@ -99,21 +103,26 @@ export async function runChatCommand(
     let assistantId = -1;
     // The answer as announced: a whole message, then deltas applied to it.
     let streamed: ChatMessage | null = null;
-    const unsubscribe = app.events.subscribe((channel, payload) => {
-      if (args.json) return;
-      if (channel === 'chat:message' && (payload as ChatMessage).id === assistantId)
-        streamed = payload as ChatMessage;
-      else if (channel === 'chat:delta' && (payload as MessageDelta).messageId === assistantId) {
-        const delta = payload as MessageDelta;
-        const next = streamed && applyDelta(streamed, delta);
-        // A delta before the whole message (or after a missed one): the whole message comes again.
-        if (!next) return app.chat.resend(delta.sessionId, delta.messageId);
-        streamed = next;
-      } else return;
-      const text = messageText(streamed);
+    const print = (message: ChatMessage) => {
+      streamed = message;
+      const text = messageText(message);
       if (text.length > printed) env.write(text.slice(printed));
       printed = Math.max(printed, text.length);
+    };
+    const stopMessages = app.events.on('chat:message', (message) => {
+      if (!args.json && message.id === assistantId) print(message);
     });
+    const stopDeltas = app.events.on('chat:delta', (delta) => {
+      if (args.json || delta.messageId !== assistantId) return;
+      const next = streamed && applyDelta(streamed, delta);
+      // A delta before the whole message (or after a missed one): the whole message comes again.
+      if (!next) return app.chat.resend(delta.sessionId, delta.messageId);
+      print(next);
+    });
+    const unsubscribe = () => {
+      stopMessages();
+      stopDeltas();
+    };
     // Nobody is there to approve a change: with --allow-writes each is written, and printed, at once.
     const turn = await app.chat.send(
       { sessionId: args.sessionId, text: args.question ?? '', ...items },
@@ -154,17 +163,16 @@ export async function runChatCommand(
 /** Summarizes what is not cached yet, with progress on stderr; Ctrl+C keeps what is done. */
 async function summarize(app: KastenApp, args: ChatCommandArguments, env: ChatCommandEnvironment) {
   let shown = 0;
-  const unsubscribe = app.events.subscribe((channel, payload) => {
-    if (channel !== 'summaries:progress' || args.json) return;
-    const { done, total } = payload as { done: number; total: number };
+  const unsubscribe = app.events.on('summaries:progress', ({ done, total }) => {
+    if (args.json) return;
     // About twenty lines for a large vault, one per note for a small one.
     if (total > 0 && done < total && done - shown >= Math.max(1, total / 20)) {
       shown = done;
       env.stderr(`Summarizing: ${done} of ${total}`);
     }
   });
-  void env.untilStopped().then(() => app.summaries.cancel());
-  const report = await app.summaries.summarize();
+  void env.untilStopped().then(() => call(app, 'summaries:cancel', undefined));
+  const report = await call(app, 'summaries:run', undefined);
   unsubscribe();
   env.stdout(args.json ? JSON.stringify(report, null, 2) : describeSummaryReport(report));
   return report.failed > 0 || report.cancelled ? 1 : 0;

@@ -6,13 +6,12 @@ import type {
   SemanticUnavailable,
 } from '../../shared/embedding-domain';
 import type { AppEvents } from '../app-events';
-import type { Embeddings } from '../embeddings/embedding-app';
-import { CliUsageError, findNote, type NoteResolver } from './cli-app';
+import { CliUsageError, findNote } from './cli-app';
+import { call, type CliHandlers } from './cli-call';
 
 /** What the commands need of the app. */
-export interface EmbeddingCliApp extends NoteResolver {
-  events: Pick<AppEvents, 'subscribe'>;
-  embeddings: Pick<Embeddings, 'service' | 'related' | 'settings'>;
+export interface EmbeddingCliApp extends CliHandlers {
+  events: Pick<AppEvents, 'on'>;
   dispose(): Promise<void>;
 }
 
@@ -78,8 +77,8 @@ export async function runEmbeddingCommand(
     const print = (value: unknown, text: () => string) =>
       env.stdout(args.json ? JSON.stringify(value, null, 2) : text());
     if (args.command === 'embed') return await embed(app, args.json, print, env);
-    const path = findNote(app, args.note ?? '');
-    const related = await app.embeddings.related({ path, limit: args.limit });
+    const path = await findNote(app, args.note ?? '');
+    const related = await call(app, 'notes:related', { path, limit: args.limit });
     print(
       { note: path, ...related },
       () => related.notes.map(describeRelated).join('\n') || `Nothing is related to ${path}.`,
@@ -100,22 +99,21 @@ async function embed(
   print: (value: unknown, text: () => string) => void,
   env: EmbeddingCommandEnvironment,
 ): Promise<number> {
-  const { service, settings } = app.embeddings;
-  if (!settings.get().enabled) throw new Error(`Embeddings are off: ${howToTurnOn}.`);
+  if (!(await call(app, 'embeddings:status', undefined)).settings.enabled)
+    throw new Error(`Embeddings are off: ${howToTurnOn}.`);
   let shown = 0;
-  const unsubscribe = app.events.subscribe((channel, payload) => {
-    if (channel !== 'embeddings:progress' || json) return;
-    const { phase, done, total } = payload as { phase: string | null; done: number; total: number };
+  const unsubscribe = app.events.on('embeddings:progress', ({ phase, done, total }) => {
+    if (json) return;
     // About twenty lines for a large vault; none for a run with little to do.
     if (phase === 'embedding' && total >= 100 && done < total && done - shown >= total / 20) {
       shown = done;
       env.stderr(`Embedding: ${done} of ${total} passages`);
     }
   });
-  void env.untilStopped().then(() => service.cancel());
+  void env.untilStopped().then(() => call(app, 'embeddings:cancel', undefined));
   try {
-    const report = await service.run();
-    const status = service.status();
+    const report = await call(app, 'embeddings:run', undefined);
+    const status = await call(app, 'embeddings:status', undefined);
     print({ ...report, status }, () => describeEmbedding(report, status));
     if (report.error) env.stderr(`kasten: ${report.error}`);
     return report.error === null && !report.cancelled ? 0 : 1;

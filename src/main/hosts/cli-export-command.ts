@@ -1,4 +1,4 @@
-import type { ChatExporter } from '../export/chat-export';
+import { call, type CliHandlers } from './cli-call';
 
 export const exportCommandUsage = `  kasten export <vault> --session ID [--out PATH] [--update] [--json]
                                                             a chat as a note (default Kasten chats/)`;
@@ -13,8 +13,7 @@ export interface ExportCommandArguments {
 }
 
 /** What the command needs of the app. */
-export interface ExportCliApp {
-  exporter: Pick<ChatExporter, 'export'>;
+export interface ExportCliApp extends CliHandlers {
   dispose(): Promise<void>;
 }
 
@@ -28,8 +27,8 @@ export async function runExportCommand(
   try {
     const note = args.out?.endsWith('.md') ? args.out : undefined;
     const folder = note === undefined ? args.out : undefined;
-    const exported = await app.exporter.export({
-      sessionId: args.sessionId,
+    const exported = await call(app, 'sessions:export', {
+      id: args.sessionId,
       folder,
       path: note,
       update: args.update,

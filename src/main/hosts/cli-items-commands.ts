@@ -6,6 +6,7 @@ import type { RequestContext } from '../../shared/context-domain';
 import type { SendInput } from '../../shared/context-items-domain';
 import type { KastenApp } from '../app';
 import { readUpTo } from '../vault/vault-paths';
+import { call, type CliHandlers } from './cli-call';
 
 // Non-blocking: opening a FIFO waits for a writer otherwise. (Windows has no such flag, nor FIFOs.)
 const attachFlags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
@@ -89,12 +90,12 @@ export function requestItemsReport(request: RequestContext) {
 
 /** `kasten rules`: the rules folder's notes, how each is included, and what is wrong with any. */
 export async function runRulesCommand(
-  app: KastenApp,
+  app: CliHandlers,
   json: boolean,
   stdout: (text: string) => void,
 ): Promise<number> {
-  const rules = await app.items.service.rules();
-  const folder = app.items.service.settings().rulesFolder;
+  const rules = await call(app, 'rules:list', undefined);
+  const folder = (await call(app, 'items:settings', undefined)).rulesFolder;
   if (json) {
     stdout(JSON.stringify({ folder, rules }, null, 2));
     return 0;

@@ -3,7 +3,7 @@ import type { McpServersView } from '../../shared/items-contract';
 import type { McpServerConfig } from '../../shared/mcp-domain';
 import type { KastenApp } from '../app';
 import { CliUsageError } from './cli-app';
-import { atMachine, dispatch } from './dispatch';
+import { call } from './cli-call';
 
 export const mcpCommandUsage = `  kasten mcp list [--json]                                  the MCP servers; commands not confirmed are never run
   kasten mcp add <id> [--name N] [--env K=V]... [--cwd DIR] -- <command> [arg]...
@@ -48,17 +48,6 @@ function addedServer(id: string, program: string[], flags: McpCommandFlags): unk
 
 function where(server: McpServerConfig): string {
   return server.transport === 'stdio' ? [server.command, ...server.args].join(' ') : server.url;
-}
-
-/** Calls a channel as the user at this machine; a refusal becomes the command's error. */
-async function call(
-  app: Pick<KastenApp, 'handlers'>,
-  channel: 'mcp:servers' | 'mcp:configure',
-  payload: unknown,
-): Promise<McpServersView> {
-  const envelope = await dispatch(app, channel, payload, atMachine);
-  if (!envelope.ok) throw new Error(envelope.error.message);
-  return envelope.value as McpServersView;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { EmbeddingSettings } from '../../shared/embedding-domain';
 import type { IndexReport, ResolvedLink, SearchHit, SearchRanker } from '../../shared/index-domain';
 import { highlightEnd, highlightStart } from '../index/note-search';
 import { CliUsageError, findNote, openCliApp } from './cli-app';
+import { call } from './cli-call';
 import { describeLexicalOnly } from './cli-embedding-commands';
 
 export interface VaultCommandEnvironment {
@@ -76,8 +77,8 @@ export async function runVaultCommand(
         return 0;
       }
       case 'backlinks': {
-        const note = findNote(app, args.subject ?? '');
-        const links = app.index.backlinks(note);
+        const note = await findNote(app, args.subject ?? '');
+        const links = await call(app, 'links:backlinks', { path: note });
         print(links.map(linkJson), () =>
           links.length === 0
             ? `Nothing links to ${note}.`

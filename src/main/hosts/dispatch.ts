@@ -1,4 +1,10 @@
-import { requests, type Caller, type Envelope, type RequestChannel } from '../../shared/contract';
+import {
+  requests,
+  type Caller,
+  type Envelope,
+  type RequestChannel,
+  type RequestOutput,
+} from '../../shared/contract';
 import { AppError } from '../app-error';
 import type { KastenApp } from '../app';
 
@@ -16,12 +22,12 @@ export function isRequestChannel(channel: string): channel is RequestChannel {
  * handler with the caller the host vouches for, and turn every outcome into an envelope. Nothing thrown
  * escapes to the host.
  */
-export async function dispatch(
+export async function dispatch<C extends RequestChannel>(
   app: Pick<KastenApp, 'handlers'>,
-  channel: RequestChannel,
+  channel: C,
   payload: unknown,
   caller: Caller,
-): Promise<Envelope<unknown>> {
+): Promise<Envelope<RequestOutput<C>>> {
   const parsed = requests[channel].input.safeParse(payload);
   if (!parsed.success) {
     const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`);
@@ -31,7 +37,8 @@ export async function dispatch(
     };
   }
   try {
-    const handler = app.handlers[channel] as (input: unknown, caller: Caller) => Promise<unknown>;
+    // The schema above parsed the payload into this channel's input.
+    const handler = app.handlers[channel] as (input: unknown, caller: Caller) => Promise<RequestOutput<C>>;
     return { ok: true, value: await handler(parsed.data, { atMachine: caller.atMachine }) };
   } catch (error) {
     if (error instanceof AppError) return { ok: false, error: { code: error.code, message: error.message } };

@@ -23,10 +23,14 @@ export class BackgroundSummaries {
   constructor(private readonly options: BackgroundSummariesOptions) {}
 
   start(): void {
-    this.unsubscribe = this.options.events.subscribe((channel, payload) => {
-      if (channel === 'index:progress' && (payload as { state: string }).state === 'idle') this.runAll();
-      if (channel === 'index:changed') this.noteEdited((payload as { paths: string[] }).paths);
-    });
+    const { events } = this.options;
+    const stops = [
+      events.on('index:progress', ({ state }) => {
+        if (state === 'idle') this.runAll();
+      }),
+      events.on('index:changed', ({ paths }) => this.noteEdited(paths)),
+    ];
+    this.unsubscribe = () => stops.forEach((stop) => stop());
   }
 
   /** Settings changed: stop what runs and, when still enabled, start over with the new model. */

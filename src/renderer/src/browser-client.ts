@@ -1,4 +1,5 @@
-import type { Envelope, EventChannel, RequestChannel } from '../../shared/contract';
+import { ChannelListeners } from '../../shared/channel-listeners';
+import type { Envelope, EventMessage, RequestChannel } from '../../shared/contract';
 import { createKastenApi, type KastenApi, type KastenTransport } from '../../shared/kasten-api';
 import { createConnection, type Connection } from './connection';
 
@@ -53,7 +54,7 @@ async function probe(): Promise<'down' | 'up' | 'refused'> {
 
 /** One WebSocket for all events; on loss it says so at once and reconnects with backoff. */
 function createEventSocket() {
-  const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
+  const listeners = new ChannelListeners();
   let socket: WebSocket | null = null;
   let retry = 0;
 
@@ -67,11 +68,9 @@ function createEventSocket() {
       connection.set('connected');
     };
     current.onmessage = (message) => {
-      const { channel, payload } = JSON.parse(String(message.data)) as {
-        channel: EventChannel;
-        payload: unknown;
-      };
-      listeners.get(channel)?.forEach((listener) => listener(payload));
+      // The host sends only what its typed bus emitted, each payload under its own channel.
+      const event: EventMessage = JSON.parse(String(message.data));
+      listeners.tell(event.channel, event.payload);
     };
     current.onclose = () => {
       socket = null;
@@ -84,14 +83,11 @@ function createEventSocket() {
     };
   };
 
-  return (channel: EventChannel, listener: (payload: unknown) => void) => {
+  const subscribe: KastenTransport['subscribe'] = (channel, listener) => {
     if (!socket && connection.get() === 'connecting') connect();
-    const set = listeners.get(channel) ?? new Set();
-    listeners.set(channel, set.add(listener));
-    return () => {
-      set.delete(listener);
-    };
+    return listeners.add(channel, listener);
   };
+  return subscribe;
 }
 
 /** `window.kasten` for the browser host: the same API as the desktop preload, over HTTP and WebSocket. */
