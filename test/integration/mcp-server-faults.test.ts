@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toolCatalog } from '../../src/main/items/tool-catalog';
 import { McpServers, type McpServersOptions } from '../../src/main/mcp/mcp-servers';
 import { isRunning, stdioTestServer, waitFor } from '../support/mcp-test-servers';
@@ -15,6 +15,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'kasten-mcp-'));
 });
 afterEach(async () => {
+  vi.useRealTimers();
   await servers.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -22,8 +23,19 @@ afterEach(async () => {
 const never = new AbortController().signal;
 const log = () => ({ MCP_TEST_START_LOG: join(dir, 'starts.log') });
 const starts = () => readFileSync(join(dir, 'starts.log'), 'utf8').trim().split('\n');
-/** Proves a wait ended on its own rather than hanging; never a claim about speed. */
-const generous = 8_000;
+/** Fakes only the timers the start and call timeouts run on; dates and the child processes stay real. */
+const fakeTimeouts = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+
+/** Awaits `promise`, logging `event` in `events` when it settles; fails after 10 s of real time rather than hang. */
+async function settled<T>(promise: Promise<T>, events: string[], event: string): Promise<T> {
+  let done = false;
+  const result = promise.finally(() => {
+    done = true;
+    events.push(event);
+  });
+  await waitFor(() => done);
+  return result;
+}
 
 function manager(options: McpServersOptions = {}): McpServers {
   servers = new McpServers({ now: () => time, ...options });
@@ -32,20 +44,31 @@ function manager(options: McpServersOptions = {}): McpServers {
 
 describe('MCP servers that misbehave', () => {
   it('gives a notice for a server that never answers initialize, within the start timeout', async () => {
+    fakeTimeouts();
     manager({ startMs: 1_000 });
     await servers.configure([stdioTestServer('silent', ['--no-initialize'], { env: log() })]);
+    const events: string[] = [];
 
-    const started = Date.now();
-    const { tools, notices } = await servers.tools(never);
+    const listing = servers.tools(never);
+    listing.then(
+      () => events.push('answered'),
+      () => {},
+    );
+    // The server runs, so the start timeout was set before it: from here the fake clock alone moves it.
+    await waitFor(() => existsSync(join(dir, 'starts.log')));
+    await vi.advanceTimersByTimeAsync(999);
+    events.push('1 ms short of the start timeout');
+    await vi.advanceTimersByTimeAsync(1);
+    const { tools, notices } = await settled(listing, events, 'settled');
 
-    expect(Date.now() - started).toBeLessThan(generous);
+    expect(events).toEqual(['1 ms short of the start timeout', 'answered', 'settled']);
     expect(tools).toEqual([]);
     expect(notices).toEqual([
       'MCP server “silent” did not start: did not answer within 1 s; the chat goes on without its tools.',
     ]);
     expect(servers.statuses()[0]).toMatchObject({ state: 'failed', message: 'did not answer within 1 s' });
-    await waitFor(() => existsSync(join(dir, 'starts.log')));
     const [pid] = starts();
+    vi.useRealTimers();
     await servers.dispose();
     expect(isRunning(Number(pid))).toBe(false);
   });
@@ -114,10 +137,11 @@ describe('MCP servers that misbehave', () => {
     await servers.configure([stdioTestServer('flaky', [], { env: log() })]);
     await servers.tools(never);
 
-    const started = Date.now();
-    const call = await servers.call('mcp__flaky__exit_now', {}, never);
+    // The fake clock stands still, so the 60 s call timeout cannot end this call: only the exit can.
+    fakeTimeouts();
+    const call = await settled(servers.call('mcp__flaky__exit_now', {}, never), [], 'failed');
+    vi.useRealTimers();
 
-    expect(Date.now() - started).toBeLessThan(generous);
     expect(call).toEqual({
       ok: false,
       output: 'MCP server “flaky” stopped during the call: it exited with code 3.',

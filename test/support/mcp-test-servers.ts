@@ -82,11 +82,17 @@ function readProcStat(pid: number): string | null {
   }
 }
 
-/** Waits until `ready()` holds, checking every 20 ms; fails after `ms` so a broken test cannot hang. */
+/** The real `setTimeout`, taken before a test can fake it, so waiting never moves a fake clock. */
+const realSetTimeout = globalThis.setTimeout;
+
+/**
+ * Waits until `ready()` holds, checking every 20 ms of real time; fails after `ms` so a broken test cannot
+ * hang. Works under `vi.useFakeTimers` without advancing the fake clock, unlike `vi.waitFor`.
+ */
 export async function waitFor(ready: () => boolean, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
   while (!ready()) {
     if (Date.now() > until) throw new Error(`still waiting after ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => realSetTimeout(resolve, 20));
   }
 }
