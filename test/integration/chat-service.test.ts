@@ -1,6 +1,6 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messageText, type ChatMessage } from '../../src/shared/chat-domain';
 import type { KastenApp } from '../../src/main/app';
 import type { MessageDelta } from '../../src/shared/chat/message-delta';
@@ -191,16 +191,18 @@ describe('a chat turn', () => {
     await app.start();
     server.script([{ text: 'Answered without waiting.' }]);
 
-    let sent = false;
+    const events: string[] = [];
     const turn = app.chat.send({ text: 'What is in [[Zettelkasten method]]?' }).then((started) => {
-      sent = true;
+      events.push('sent');
       return started;
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(sent).toBe(false);
+    // Notes indexed after the message was sent: the index ran on while the message waited for it.
+    await vi.waitFor(() => expect(app.index.status().progress.done).toBeGreaterThan(0), { timeout: 10_000 });
+    events.push('cancelled');
     app.index.cancel();
 
     const answer = await (await turn).done;
+    expect(events).toEqual(['cancelled', 'sent']);
     expect(answer.status).toBe('complete');
     expect(messageText(answer)).toBe('Answered without waiting.');
     expect(app.index.status().progress.state).toBe('cancelled');
