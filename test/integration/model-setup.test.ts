@@ -266,8 +266,14 @@ describe('background summaries', () => {
     app = null;
     await startApp(options);
     await waitFor(() => app!.summaries.progress().state === 'idle');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(server.chatRequests).toHaveLength(4);
+    // An edit after the restart is asked about next: no unchanged note may have come before it.
+    writeFileSync(join(workspace.vault, 'Gardening.md'), '# Gardening\n\nPeas too.\n');
+    const markerDone = () =>
+      JSON.stringify(server.chatRequests.at(-1)?.messages).includes('Peas too') &&
+      app!.summaries.summaryFor('Gardening.md')?.source === 'llm' &&
+      app!.summaries.progress().state === 'idle';
+    await waitFor(markerDone, 10_000, 'the note edited after the restart summarized');
+    expect(server.chatRequests).toHaveLength(5);
   });
 
   it('gives a linked note the model summary when only its summary fits the request', async () => {
