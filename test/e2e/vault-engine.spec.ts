@@ -155,9 +155,12 @@ test('an edit elsewhere that links the open note reloads it once', async ({ page
   const file = join(vault, 'concepts', 'Writing as thinking.md');
   writeFileSync(file, `${readFileSync(file, 'utf8')}\nA line added on disk about [[Niklas Luhmann]].\n`);
   await expect(page.getByTestId('backlink').filter({ hasText: 'A line added on disk' })).toBeVisible();
-  // The end of the index pass and the change it made arrive together: one reload, not one each.
-  await page.waitForTimeout(500);
-  expect(reads).toHaveLength(1);
+  // The end of the index pass and the change it made arrive together: one reload, not one each. A second
+  // edit's reload comes after any second reload of the first, so once it shows, both edits were counted.
+  const other = join(vault, 'Marker.md');
+  writeFileSync(other, '# Marker\n\nA second edit about [[Niklas Luhmann]].\n');
+  await expect(page.getByTestId('backlink').filter({ hasText: 'A second edit' })).toBeVisible();
+  expect(reads).toHaveLength(2);
 });
 
 test('the open note renamed on disk is followed, without closing the health view shown over it', async ({
