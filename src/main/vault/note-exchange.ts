@@ -1,11 +1,17 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, readSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { AppError } from '../app-error';
+import { heldElsewhere } from './held-elsewhere';
 import type { VaultFolder } from './vault-folder';
 import { writeTemporary } from './write-temporaries';
 
 /** How many times a note saved by someone else meanwhile is written again before giving up. */
 const maxRounds = 32;
+/** Where no system tells who holds a file open: how long a displaced note is watched for a late save. */
+const settleMs = 20;
+/** How long Kasten waits, at most, for another process to let go of a displaced note. */
+const maxHeldMs = 2000;
 const readFlags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 
 /** The sha-256 of a note's bytes, as the write checks compare them. */
@@ -25,8 +31,8 @@ export function hashOf(bytes: Buffer): string {
  * read again through its descriptor after it is unlinked: an editor holding it open from before the
  * exchange may have written into it, and that save is then built on, over what was put at the note.
  *
- * What remains: a write through a descriptor opened before an exchange that lands after the last read
- * of the displaced file goes into a file no longer in the vault; and a save made on top of a result
+ * What remains: a write through a descriptor opened before an exchange that lands after the writer let
+ * go of it (Linux) or `settleMs` after it (elsewhere) goes into a file no longer in the vault; and a save made on top of a result
  * in the instant before it is exchanged back (a few reads long) goes with that result. No check by
  * Kasten can see either.
  */
@@ -53,7 +59,7 @@ export async function exchangeNote(
         continue;
       }
       folder.swapSync(temporary, name);
-      const displaced = takeDisplaced(folder, temporary, name, expected);
+      const displaced = await takeDisplaced(folder, temporary, name, expected);
       if (displaced === 'kept') return;
       if (displaced === 'returned') {
         basis = expected = readNote(folder, name).bytes;
@@ -86,12 +92,12 @@ function readNote(folder: VaultFolder, name: string): { bytes: Buffer; mode: num
  * it through an old descriptor after it was removed, which the note now lacks. A link swapped in (the
  * note became one meanwhile) is exchanged back and refused: it is never read through.
  */
-function takeDisplaced(
+async function takeDisplaced(
   folder: VaultFolder,
   temporary: string,
   name: string,
   expected: Buffer,
-): 'kept' | 'returned' | Buffer {
+): Promise<'kept' | 'returned' | Buffer> {
   let fd: number;
   try {
     fd = folder.openFileSync(temporary, readFlags);
@@ -105,10 +111,25 @@ function takeDisplaced(
       return 'returned';
     }
     folder.unlinkSync(temporary);
+    await letGo(fd);
     const after = readAll(fd);
     return after.equals(expected) ? 'kept' : after;
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Waits until no other process holds the displaced note (an editor that opened it before the exchange,
+ * between its read and its write), so that its save is read and built on; where that cannot be told,
+ * a moment.
+ */
+async function letGo(fd: number): Promise<void> {
+  let held = heldElsewhere(fd);
+  if (held === null) return delay(settleMs).then(() => undefined);
+  for (let waited = 0; held && waited < maxHeldMs; waited += 5) {
+    await delay(5);
+    held = heldElsewhere(fd);
   }
 }
 
