@@ -42,6 +42,13 @@ export default tseslint.config(
     },
   },
   {
+    // Component tests render in a DOM (happy-dom) and follow the renderer's hook rules.
+    files: ['test/unit/renderer/**/*.tsx'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
+  {
     files: ['src/shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [

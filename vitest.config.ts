@@ -3,7 +3,14 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
+      {
+        test: {
+          name: 'unit',
+          // Component tests (.tsx) say `// @vitest-environment happy-dom` at their top; the rest run in Node.
+          include: ['test/unit/**/*.test.ts', 'test/unit/renderer/**/*.test.tsx'],
+          environment: 'node',
+        },
+      },
       {
         test: {
           name: 'integration',
