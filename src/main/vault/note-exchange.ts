@@ -31,10 +31,10 @@ export function hashOf(bytes: Buffer): string {
  * read again through its descriptor after it is unlinked: an editor holding it open from before the
  * exchange may have written into it, and that save is then built on, over what was put at the note.
  *
- * What remains: a write through a descriptor opened before an exchange that lands after the writer let
- * go of it (Linux) or `settleMs` after it (elsewhere) goes into a file no longer in the vault; and a save made on top of a result
- * in the instant before it is exchanged back (a few reads long) goes with that result. No check by
- * Kasten can see either.
+ * What remains: a write through a descriptor opened before an exchange that lands after the writer
+ * let go of it (Linux) or `settleMs` after it (elsewhere) goes into a file no longer in the vault; and
+ * a save made on top of a result in the instant before it is exchanged back (a few reads long) goes
+ * with that result. No check by Kasten can see either.
  */
 export async function exchangeNote(
   folder: VaultFolder,
