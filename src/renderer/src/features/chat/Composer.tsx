@@ -56,12 +56,8 @@ export function Composer({ streaming }: { streaming: boolean }) {
   const sessionId = useChatStore((state) => state.session?.id ?? null);
   /** Counts edits, so a draft read after the user began typing does not replace what was typed. */
   const edits = useRef(0);
-  /** Text typed before the vault was known: kept as the draft once it is. */
-  const typedEarly = useRef<string | null>(null);
   useEffect(() => {
     if (!vault) return;
-    if (typedEarly.current !== null) keepDraft(vault, sessionId, typedEarly.current);
-    typedEarly.current = null;
     let shown = true;
     const before = edits.current;
     void loadDraft(vault, sessionId).then((draft) => {
@@ -77,8 +73,8 @@ export function Composer({ streaming }: { streaming: boolean }) {
   const remember = (next: string) => {
     edits.current++;
     setDraft(next);
-    if (vault) keepDraft(vault, sessionId, next);
-    else typedEarly.current = next;
+    // Before the vault is known too: the draft is kept for whichever vault then opens.
+    keepDraft(vault, sessionId, next);
   };
   // The meter counts the files read for this message, as they will be sent.
   const readyTokens = files.tokens.join('\n');

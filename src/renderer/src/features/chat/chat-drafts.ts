@@ -14,8 +14,9 @@ const prefix = 'kasten.draft.';
 /** How long typing may pause before the draft is saved. */
 const saveAfterMs = 400;
 
-function localKey(vault: string, sessionId: string | null): string {
-  return `${prefix}${JSON.stringify([vault, sessionId ?? 'new'])}`;
+/** `vault` null: typed before the page knew which vault is open (the first moments after a load). */
+function localKey(vault: string | null, sessionId: string | null): string {
+  return `${prefix}${JSON.stringify([vault ?? '', sessionId ?? 'new'])}`;
 }
 
 function readLocal(key: string): LocalDraft | null {
@@ -45,8 +46,8 @@ async function push(key: string): Promise<void> {
   const draft = readLocal(key);
   if (!draft?.pending) return;
   const [vault, session] = JSON.parse(key.slice(prefix.length)) as [string, string];
-  // A draft of another vault waits until that vault is open again.
-  if ((await kasten.vault.tree()).vault?.path !== vault) return;
+  // A draft of another vault waits until that vault is open again; one of no known vault, its load.
+  if (vault === '' || (await kasten.vault.tree()).vault?.path !== vault) return;
   await kasten.drafts.save({ sessionId: session === 'new' ? undefined : session, text: draft.text });
   // Typing may have gone on meanwhile: only the text that was saved stops being pending.
   if (readLocal(key)?.text === draft.text) writeLocal(key, { text: draft.text, pending: false });
@@ -55,6 +56,12 @@ async function push(key: string): Promise<void> {
 /** The draft of a chat (`null`: the chat not started yet): the local copy if it was not saved, else main's. */
 export async function loadDraft(vault: string, sessionId: string | null): Promise<string> {
   const key = localKey(vault, sessionId);
+  // What was typed before the vault was known belongs to this vault's chat.
+  const early = readLocal(localKey(null, sessionId));
+  if (early?.pending) {
+    writeLocal(key, early);
+    writeLocal(localKey(null, sessionId), null);
+  }
   const local = readLocal(key);
   if (local?.pending) {
     void push(key).catch(() => {});
@@ -68,7 +75,7 @@ export async function loadDraft(vault: string, sessionId: string | null): Promis
 }
 
 /** Keeps `text` as the chat's draft: here at once, in the main process once typing pauses. */
-export function keepDraft(vault: string, sessionId: string | null, text: string): void {
+export function keepDraft(vault: string | null, sessionId: string | null, text: string): void {
   const key = localKey(vault, sessionId);
   writeLocal(key, { text, pending: true });
   clearTimeout(timers.get(key));
