@@ -208,7 +208,8 @@ describe('the vault boundary under attack', () => {
       }
     }
     expect(indexedInside).toBeGreaterThan(0);
-  });
+    // Twelve cold indexes of their own app each: more than the default limit on a busy machine.
+  }, 90_000);
 });
 
 /** A path whose last part is the bytes given: names that are not valid UTF-8 can only be made so. */
