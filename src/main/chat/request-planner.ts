@@ -38,9 +38,8 @@ export interface PlannerOptions {
   reminders?: readonly string[];
   /** The chat's last request before this answer: this answer's history is cut no earlier than it was. */
   previous?: RequestContext | null;
-  /** Tools in every request, with how each came in (`always` unless said). */
+  /** Tools in every request, with how each came in (`always` unless the answer's items say). */
   tools: readonly LlmTool[];
-  toolIncludes?: ReadonlyMap<string, 'always' | 'manual'>;
   /** Earlier turns, oldest first, without the current question. */
   history: readonly ConversationMessage[];
   current: { id: number; text: string };
@@ -254,8 +253,7 @@ export class RequestPlanner {
   ): AssembledRequest {
     const { options, extras, chosenTools } = this;
     const latest = options.records.compactions(options.sessionId).at(-1);
-    const includes = new Map(options.toolIncludes);
-    for (const entry of extras?.tools ?? []) includes.set(entry.tool.name, entry.include);
+    const includes = new Map((extras?.tools ?? []).map((entry) => [entry.tool.name, entry.include]));
     const optional = new Set(extras?.tools.filter((entry) => entry.optional).map((entry) => entry.tool.name));
     const offered = [...options.items, ...(extras?.items ?? [])];
     // Once the first request chose the question's tools, the answer's later requests offer the same ones.
