@@ -9,9 +9,14 @@ const mainCode = { group: ['**/main/**'], message: 'Reach the main process throu
 const rendererCode = { group: ['**/renderer/**'], message: 'The main process never imports renderer code.' };
 const sqlite = { name: 'better-sqlite3', message: 'Only src/main/storage may import better-sqlite3.' };
 const tokenizer = {
-  group: ['gpt-tokenizer', 'gpt-tokenizer/*', '**/context/token-count', '**/context/token-encodings'],
+  group: [
+    'gpt-tokenizer',
+    'gpt-tokenizer/*',
+    '**/request/count/token-count',
+    '**/request/count/token-encodings',
+  ],
   message:
-    'Only src/main/context counts tokens: ask the context engine (SessionContext.tokensOf), which counts per model family and calibrates, in the budget’s unit.',
+    'Only the request module (src/main/request) counts tokens: ask it (SessionContext.tokensOf), which counts per model family and calibrates, in the budget’s unit.',
 };
 const providerSdks = {
   group: ['ai', '@ai-sdk/*', 'ollama-ai-provider-v2'],
@@ -68,7 +73,7 @@ export default tseslint.config(
   },
   {
     files: ['src/main/**/*.ts'],
-    ignores: ['src/main/storage/**', 'src/main/llm/**', 'src/main/context/**', 'src/main/embeddings/**'],
+    ignores: ['src/main/storage/**', 'src/main/llm/**', 'src/main/request/**', 'src/main/embeddings/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -77,8 +82,8 @@ export default tseslint.config(
     },
   },
   {
-    // The context module counts; embeddings size chunks for the embedding model, not the chat's window.
-    files: ['src/main/context/**/*.ts', 'src/main/embeddings/**/*.ts'],
+    // The request module counts; embeddings size chunks for the embedding model, not the chat's window.
+    files: ['src/main/request/**/*.ts', 'src/main/embeddings/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [sqlite], patterns: [rendererCode, providerSdks] }],
     },

@@ -88,10 +88,10 @@ export async function measureContextAssembly(
     { toolSchemasOf },
     { vaultTools },
   ] = await Promise.all([
-    import('../../src/main/context/context-engine.ts'),
-    import('../../src/main/context/calibration.ts'),
-    import('../../src/main/chat/conversation.ts'),
-    import('../../src/main/context/tool-schemas.ts'),
+    import('../../src/main/request/context-engine.ts'),
+    import('../../src/main/request/count/calibration.ts'),
+    import('../../src/main/request/history/conversation.ts'),
+    import('../../src/main/request/sources/tool-schemas.ts'),
     import('../../src/main/chat/vault-tools.ts'),
   ]);
   const next = random(7);

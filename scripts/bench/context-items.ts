@@ -28,11 +28,11 @@ const questions = [
 
 export async function measureContextItems(count = 500, rounds = 20): Promise<ItemFigures> {
   registerSourceHooks();
-  const { ContextItems } = await import('../../src/main/items/context-items.ts');
+  const { ItemService } = await import('../../src/main/items/item-service.ts');
   const { RulesCatalog } = await import('../../src/main/items/rules-catalog.ts');
   const { ToolRegistry } = await import('../../src/main/tools/tool-registry.ts');
   const { builtInTools } = await import('../../src/main/tools/built-in-tools.ts');
-  const { TokenCounter } = await import('../../src/main/context/token-counter.ts');
+  const { TokenCounter } = await import('../../src/main/request/count/token-counter.ts');
   const counter = new TokenCounter('o200k_base');
   const includes = ['always', 'manual', 'agent'] as const;
   const files = new Map<string, string>();
@@ -51,7 +51,7 @@ export async function measureContextItems(count = 500, rounds = 20): Promise<Ite
     lead: '',
     words: 100,
   }));
-  const items = new ContextItems({
+  const items = new ItemService({
     settings: {
       get: () => ({
         rulesFolder: '_kasten/rules',

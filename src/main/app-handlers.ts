@@ -3,7 +3,7 @@ import type { AppInfo } from '../shared/domain';
 import type { AppEvents } from './app-events';
 import type { ChatDrafts } from './chat/chat-drafts';
 import type { ChatService } from './chat/chat-service';
-import type { SessionContext } from './chat/session-context';
+import type { SessionContext } from './request/session-context';
 import type { ChatExporter } from './export/chat-export';
 import type { VaultIndex } from './index/vault-index';
 import type { ModelService } from './llm/model-service';

@@ -2,7 +2,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
-import { countTokens } from '../../src/main/context/token-count';
+import { countTokens } from '../../src/main/request/count/token-count';
 import { EmbeddingService, type EmbeddingServiceOptions } from '../../src/main/embeddings/embedding-service';
 import { hybridSearch } from '../../src/main/embeddings/hybrid-search';
 import { createEmbeddingModel, type EmbeddingModel } from '../../src/main/llm/embedding-model';

@@ -44,14 +44,14 @@ describe('process boundaries are enforced by lint', () => {
     expect(await restrictedImports('src/main/llm/probe.ts', ollama)).toBe(0);
   });
 
-  it('lets only the context module count tokens: everything else asks the engine for its calibrated count', async () => {
+  it('lets only the request module count tokens: everything else asks the engine for its calibrated count', async () => {
     const tokenizer = "import { countTokens } from 'gpt-tokenizer';\nexport { countTokens };";
-    const rawCount = "import { countTokens } from '../context/token-count';\nexport { countTokens };";
+    const rawCount = "import { countTokens } from '../request/count/token-count';\nexport { countTokens };";
     for (const file of ['src/main/items/probe.ts', 'src/main/chat/probe.ts', 'src/main/llm/probe.ts']) {
       expect(await restrictedImports(file, tokenizer)).toBe(1);
       expect(await restrictedImports(file, rawCount)).toBe(1);
     }
-    expect(await restrictedImports('src/main/context/probe.ts', tokenizer)).toBe(0);
+    expect(await restrictedImports('src/main/request/count/probe.ts', tokenizer)).toBe(0);
     // Chunks for the embedding model are sized in its tokens, not the chat model's window.
     expect(await restrictedImports('src/main/embeddings/probe.ts', rawCount)).toBe(0);
   });

@@ -8,8 +8,8 @@ import type { ChatStore } from './chat-store';
 import { AnswerAnnouncer } from './answer-announcer';
 import { addReference, runTurn, type TurnEnd, type TurnOptions, type TurnState } from './chat-turn';
 import type { ToolVault } from './note-locator';
-import type { RequestPlanner } from './request-planner';
-import { withSentReferences } from './conversation';
+import type { RequestPlanner } from '../request/request-planner';
+import { withSentReferences } from '../request/history/conversation';
 import { Throttle } from './throttle';
 import type { WriteContext } from './write-tools';
 

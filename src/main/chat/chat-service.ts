@@ -10,15 +10,15 @@ import type { ChatModel } from '../llm/llm-types';
 import { answerAbandoned } from './answer-owner';
 import { writeAnswer } from './answer-writer';
 import type { ChatStore } from './chat-store';
-import type { DirectReferences } from './direct-references';
+import type { DirectReferences } from '../request/sources/linked-notes';
 import type { ToolVault } from './note-locator';
 import type { SendInput } from '../../shared/context-items-domain';
 import type { AttachmentIntake } from '../items/attachment-intake';
 import type { AttachmentStore } from '../items/attachment-store';
-import type { ContextItems } from '../items/context-items';
+import type { ItemService } from '../items/item-service';
 import type { McpToolSource } from '../items/tool-catalog';
 import type { ToolRegistry } from '../tools/tool-registry';
-import type { SessionContext } from './session-context';
+import type { SessionContext } from '../request/session-context';
 import type { VaultWrites } from './vault-writes';
 import type { NoteWriter } from './write-tools';
 import type { WriteMode } from './write-permissions';
@@ -40,7 +40,7 @@ export interface ChatServiceOptions {
   /** Every tool the model may call, and the MCP servers that run theirs. */
   tools: { registry: ToolRegistry; mcp: Pick<McpToolSource, 'call'> | null };
   /** Rules, pins, attachments and the tools beyond the vault's; without it a chat has none of them. */
-  items?: ContextItems;
+  items?: ItemService;
   /** Files dropped on the composer, read and counted, waiting for their message; and where they are kept. */
   attachments?: { intake: AttachmentIntake; store: AttachmentStore };
   /**

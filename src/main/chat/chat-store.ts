@@ -11,7 +11,7 @@ import type {
 import { AppError } from '../app-error';
 import type { SqliteDatabase, SqliteStatement } from '../storage/database';
 import type { AnswerOwner } from './answer-owner';
-import { ContextRecords } from './context-records';
+import { ContextRecords } from '../request/record/context-records';
 import { MessageParts } from './message-parts';
 import { MessageReferences } from './message-references';
 import { StreamingAnswers } from './streaming-answers';

@@ -6,13 +6,13 @@ import type {
   TokenUsage,
 } from '../../shared/chat-domain';
 import type { RequestContext } from '../../shared/context-domain';
-import { recognizeContextLengthError } from '../context/context-length-error';
+import { recognizeContextLengthError } from '../request/context-length-error';
 import type { ChatModel, LlmMessage, LlmToolCall, LlmToolResult } from '../llm/llm-types';
 import { ModelError } from '../llm/llm-types';
 import type { ToolVault } from './note-locator';
-import type { RequestPlanner } from './request-planner';
-import { ContextOverflowError, tooLong } from './request-record';
-import { citationReminder } from './system-prompt';
+import type { RequestPlanner } from '../request/request-planner';
+import { ContextOverflowError, tooLong } from '../request/record/request-record';
+import { citationReminder } from '../request/sources/system-prompt';
 import { failure, type AnswerTools, type DocumentNumbers } from '../tools/tool-registry';
 import type { WriteContext } from './write-tools';
 

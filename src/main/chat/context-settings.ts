@@ -1,5 +1,5 @@
 import { defaultContextSettings, type ContextSettings } from '../../shared/context-domain';
-import type { ContextOptions } from '../context/context-options';
+import type { ContextOptions } from '../request/context-options';
 import type { SqliteDatabase } from '../storage/database';
 import { SettingsTable } from '../storage/settings-table';
 

@@ -3,7 +3,7 @@ import MarkdownIt, { type Token } from 'markdown-it';
 import { locateFrontmatter } from '../../shared/markdown/frontmatter';
 import { headingText } from '../../shared/markdown/text-rules';
 import { wikiLinkLabel } from '../../shared/markdown/wikilink-inner';
-import { countTokens } from '../context/token-count';
+import { countTokens } from '../request/count/token-count';
 import { markdownItWikiLinks, wikiLinkMeta } from '../index/markdown-it-wikilinks';
 
 /** A passage of a note: a section under its headings, or a part of a long one. */

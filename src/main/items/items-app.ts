@@ -10,7 +10,7 @@ import type { SqliteDatabase } from '../storage/database';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { AttachmentIntake } from './attachment-intake';
 import { AttachmentStore } from './attachment-store';
-import { ContextItems } from './context-items';
+import { ItemService } from './item-service';
 import { ItemSettingsStore } from './item-settings';
 import { confirmationsAfter, startableServers, unconfirmedCommands } from './mcp-commands';
 import { McpSettingsStore } from './mcp-settings';
@@ -48,7 +48,7 @@ export function createContextItems(options: ItemsAppOptions) {
   const attachments = new AttachmentStore(db);
   const reader = createAttachmentReader(options.attachmentWorker);
   const intake = new AttachmentIntake({ reader, tokens: options.tokens, room: options.attachmentRoom });
-  const service = new ContextItems({
+  const service = new ItemService({
     settings: new ItemSettingsStore(db, options.vault),
     sessions,
     attachments,

@@ -1,6 +1,6 @@
 import type { ItemInclude, ToolInfo } from '../../shared/context-items-domain';
-import { toolDefinitionText } from '../context/token-counter';
-import { toolSchemasOf } from '../context/tool-schemas';
+import { toolDefinitionText } from '../request/count/token-counter';
+import { toolSchemasOf } from '../request/sources/tool-schemas';
 import type { LlmTool } from '../llm/llm-types';
 import type { Tool } from '../tools/tool-registry';
 import { mcpTool } from './mcp-tools';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chunkInput, chunkNote } from '../../../src/main/embeddings/chunk-note';
-import { countTokens } from '../../../src/main/context/token-count';
+import { countTokens } from '../../../src/main/request/count/token-count';
 
 const words = (count: number, word = 'card') =>
   Array.from({ length: count }, (_, i) => `${word}${i}`).join(' ');

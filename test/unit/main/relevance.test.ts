@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TextVectors } from '../../../src/main/embeddings/text-vectors';
-import { scoreRelevance } from '../../../src/main/items/relevance';
+import { scoreRelevance } from '../../../src/main/request/sources/relevance';
 import { ServerDownError } from '../../../src/main/llm/fail-fast-fetch';
 import { describeModelError } from '../../../src/main/llm/model-errors';
 import type { ModelSettings } from '../../../src/shared/chat-domain';

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { systemPrompt } from '../../../src/main/chat/system-prompt';
+import { systemPrompt } from '../../../src/main/request/sources/system-prompt';
 import { toolCatalog } from '../../../src/main/items/tool-catalog';
 import { builtInTools } from '../../../src/main/tools/built-in-tools';
 import { defineTool, ToolRegistry } from '../../../src/main/tools/tool-registry';

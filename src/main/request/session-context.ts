@@ -1,0 +1,309 @@
+import type { ChatMessage, ContextWindow } from '../../shared/chat-domain';
+import type {
+  ContextSettings,
+  ContextStatus,
+  ContextStrategy,
+  SessionCompaction,
+} from '../../shared/context-domain';
+import { AppError } from '../app-error';
+import type { Budget } from './budget';
+import type { ContextEngine } from './context-engine';
+import type { ModelProfile } from './context-types';
+import type { ChatModel } from '../llm/llm-types';
+import type { ChatStore } from '../chat/chat-store';
+import { engineOptions, type ContextSettingsStore } from '../chat/context-settings';
+import { conversationOf, userText } from './history/conversation';
+import { directReferences, type DirectReferences } from './sources/linked-notes';
+import type { ToolVault } from '../chat/note-locator';
+import { RequestPlanner } from './request-planner';
+import { systemPrompt, timeReminder } from './sources/system-prompt';
+import type { AttachmentText } from '../../shared/attachment-domain';
+import type { SendInput } from '../../shared/context-items-domain';
+import type { ContextItemInput } from './context-types';
+import type { AttachmentStore } from '../items/attachment-store';
+import type { ItemService } from '../items/item-service';
+import type { ToolRegistry } from '../tools/tool-registry';
+import { meterReading } from './context-meter';
+import { attachmentsOf, currentAttachments, pendingAttachments } from './sources/question-attachments';
+
+/** After a failed automatic compaction, answers go on with `discard` for this long before another try. */
+const compactionPauseMs = 5 * 60_000;
+
+export interface SessionContextOptions {
+  engine: ContextEngine;
+  store: ChatStore;
+  /** The user's shares, threshold, verbatim tail and new chats' strategy. */
+  settings: ContextSettingsStore;
+  /** The model's window and where that figure came from: the one figure every view shows. */
+  window: () => Promise<ContextWindow>;
+  /** Told the window a server named when it refused a request as too long: it is kept for the model. */
+  onWindowNamed?: (tokens: number) => void;
+  /** Told the prompt tokens the server reported for a request it took: a kept window below them is stale. */
+  onPromptTaken?: (tokens: number) => void;
+  /** The configured model as the context engine knows it: calibration key, id, provider. */
+  profile: () => ModelProfile;
+  /** The model that writes compaction summaries: the one chosen for summaries, else the chat model. */
+  model: () => ChatModel;
+  vault: () => { name: string; tools: ToolVault };
+  /** Every tool: what requests offer, and the system prompt's lines for them. */
+  tools: ToolRegistry;
+  /** Whether the write tools are offered in the open vault (the user allowed writes there). */
+  writesOffered?: () => boolean;
+  /** Rules, pinned notes, tools and the agent prompt; without it requests hold the vault tools only. */
+  items?: ItemService;
+  /** The files attached to the session's messages. */
+  attachments?: Pick<AttachmentStore, 'ofSession'>;
+  /** Files prepared for the message being typed (AttachmentIntake.peek), for the meter. */
+  pendingFiles?: (tokens: readonly string[]) => { file: AttachmentText }[];
+  /** A strategy for this run (`kasten ask --strategy`) instead of each session's own. */
+  strategy?: ContextStrategy;
+  /** The clock of the date the system prompt names and the time the closing reminder gives. */
+  now?: () => Date;
+  compactionTimeoutMs?: number;
+}
+
+/**
+ * A session as the context engine sees it: the planner of an answer's requests, the meter's estimate
+ * of the next request (with the message being typed), `/compact`, and the session's strategy.
+ */
+export class SessionContext {
+  /** When a session's last automatic compaction failed: answers do not wait for another for a while. */
+  private readonly failedCompactions = new Map<string, number>();
+
+  constructor(private readonly options: SessionContextOptions) {
+    options.engine.configure(engineOptions(options.settings.get()));
+  }
+
+  settings(): ContextSettings {
+    return this.options.settings.get();
+  }
+
+  /** Saves the settings; every request planned from now on follows them. */
+  configure(settings: ContextSettings): ContextSettings {
+    const saved = this.options.settings.set(settings);
+    this.options.engine.configure(engineOptions(saved));
+    return saved;
+  }
+
+  /** A new chat starts with the strategy the settings name. */
+  newSession(sessionId: string): void {
+    const { strategy } = this.options.settings.get();
+    if (strategy !== 'hybrid') this.options.store.contexts.setStrategy(sessionId, strategy);
+  }
+
+  private window(): Promise<ContextWindow> {
+    return this.options.window();
+  }
+
+  /**
+   * A text's tokens for the configured model, calibrated: what a linked or pinned note, a rule, a tool
+   * schema or an attachment costs, in the unit of every figure the user sees and of the budget.
+   */
+  tokensOf(text: string): number {
+    return this.options.engine.estimate(this.options.profile(), text).calibrated;
+  }
+
+  /** The budget of the next request (the context engine's one answer to "how much room?"). */
+  private async budget(window?: ContextWindow): Promise<Budget> {
+    const { tokens } = window ?? (await this.window());
+    return this.options.engine.budget(this.options.profile(), tokens);
+  }
+
+  /** The most one attached file may take (an item's share of usable), and the window it is in. */
+  async attachmentRoom(): Promise<{ tokens: number; window: number }> {
+    const budget = await this.budget();
+    return { tokens: budget.itemCap, window: budget.window };
+  }
+
+  /** Tokens the notes linked in one message may take: as much as one item may. */
+  async referenceBudget(): Promise<number> {
+    return (await this.budget()).itemCap;
+  }
+
+  /**
+   * The planner of the answer to the session's last question (`messages` end with it); `writes` says
+   * whether its requests offer the write tools, when this answer decides otherwise than the vault's switch.
+   */
+  async planner(
+    sessionId: string,
+    messages: readonly ChatMessage[],
+    direct: DirectReferences,
+    writes = this.writesOffered(),
+  ): Promise<RequestPlanner> {
+    const question = messages.findLast((message) => message.role === 'user');
+    if (!question) throw new AppError('invalid-input', 'There is no question to answer in this session.');
+    const earlier = messages.filter((message) => message.id < question.id);
+    const words = question.parts.find((part) => part.type === 'text')?.text ?? userText(question.parts);
+    const window = await this.window();
+    // Summaries of what no longer fits are written by the summary model, not necessarily the chat's.
+    return this.plannerFor(
+      window,
+      sessionId,
+      earlier,
+      { id: question.id, text: words },
+      direct,
+      this.options.model,
+      writes,
+    );
+  }
+
+  private writesOffered(): boolean {
+    return this.options.writesOffered?.() ?? false;
+  }
+
+  /** The linked notes of a question, numbered for the session as they are sent. */
+  async references(sessionId: string, text: string): Promise<DirectReferences> {
+    const { store } = this.options;
+    const numbers = (path: string, title: string) => store.documentNumber(sessionId, path, title);
+    return directReferences(text, this.options.vault().tools, numbers, {
+      budget: await this.referenceBudget(),
+      tokens: (block) => this.tokensOf(block),
+    });
+  }
+
+  /** What the next request of a session (or of a new chat) would hold, with `draft` as its question. */
+  async status(
+    sessionId: string | undefined,
+    draft = '',
+    pending: { attachments?: string[]; items?: SendInput['items'] } = {},
+  ): Promise<ContextStatus> {
+    const { store, engine } = this.options;
+    const window = await this.window();
+    const messages = sessionId ? store.session(sessionId).messages : [];
+    // The draft's notes are numbered as they would be, without numbering them for the session yet.
+    const known = new Map(
+      sessionId ? store.documents(sessionId).map((entry) => [entry.path, entry.number]) : [],
+    );
+    let next = known.size + 1;
+    const numbers = (path: string) => known.get(path) ?? next++;
+    const direct = await directReferences(draft, this.options.vault().tools, numbers, {
+      budget: (await this.budget(window)).itemCap,
+      tokens: (block) => this.tokensOf(block),
+    });
+    const current = { id: Number.MAX_SAFE_INTEGER, text: draft };
+    const planner = this.plannerFor(
+      window,
+      sessionId ?? '',
+      messages,
+      current,
+      direct,
+      this.options.model,
+      this.writesOffered(),
+      // The files prepared for the message being typed count as they will when it is sent.
+      pendingAttachments(this.options.pendingFiles?.(pending.attachments ?? []) ?? []),
+    );
+    if (this.options.items) {
+      planner.useExtras(
+        await this.options.items.forAnswer({
+          sessionId: sessionId ?? '',
+          question: draft,
+          pinnedLimit: (await this.budget(window)).pinned,
+          numbers,
+          signal: AbortSignal.timeout(10_000),
+          estimate: true,
+          pending: pending.items,
+        }),
+      );
+    }
+    const request = planner.preview();
+    const typed = draft.trim() !== '' || (pending.attachments?.length ?? 0) > 0;
+    return meterReading(request, {
+      profile: this.options.profile(),
+      window,
+      typed,
+      messages,
+      calibration: engine.calibration(this.options.profile()),
+      compactions: sessionId ? store.contexts.compactions(sessionId).length : 0,
+    });
+  }
+
+  /** What each pinned note of a session takes in its next request, by path, as the meter counts it. */
+  async pinnedTokens(sessionId: string): Promise<ReadonlyMap<string, number>> {
+    const { pinned } = await this.status(sessionId);
+    return new Map(pinned.map((entry) => [entry.path, entry.tokens]));
+  }
+
+  /** `/compact [focus]`: summarizes the session's older messages now; the messages stay. */
+  async compact(
+    sessionId: string,
+    focus: string | undefined,
+    signal: AbortSignal,
+  ): Promise<{ compaction: SessionCompaction | null; notice: string | null }> {
+    const { store } = this.options;
+    const before = store.contexts.compactions(sessionId).length;
+    const messages = store.session(sessionId).messages;
+    const window = await this.window();
+    const current = { id: Number.MAX_SAFE_INTEGER, text: '' };
+    const planner = this.plannerFor(
+      window,
+      sessionId,
+      messages,
+      current,
+      null,
+      this.options.model,
+      this.writesOffered(),
+    );
+    const notice = await planner.compactNow(focus, signal);
+    const after = store.contexts.compactions(sessionId);
+    return { compaction: after.length > before ? after.at(-1)! : null, notice };
+  }
+
+  setStrategy(sessionId: string, strategy: ContextStrategy): void {
+    this.options.store.contexts.setStrategy(sessionId, strategy);
+  }
+
+  private plannerFor(
+    window: ContextWindow,
+    sessionId: string,
+    earlier: readonly ChatMessage[],
+    current: { id: number; text: string },
+    direct: DirectReferences | null,
+    model: () => ChatModel,
+    writes: boolean,
+    extraItems: readonly ContextItemInput[] = [],
+  ): RequestPlanner {
+    const { store, items, tools } = this.options;
+    const files = sessionId ? (this.options.attachments?.ofSession(sessionId) ?? []) : [];
+    const vault = this.options.vault();
+    const numbers = (path: string, title: string) => store.documentNumber(sessionId, path, title);
+    // One clock reading per answer: its requests name the same day, even across midnight.
+    const now = this.options.now?.() ?? new Date();
+    return new RequestPlanner({
+      engine: this.options.engine,
+      records: store.contexts,
+      sessionId,
+      model,
+      profile: this.options.profile(),
+      window,
+      strategy:
+        this.options.strategy ??
+        (sessionId ? store.contexts.strategy(sessionId) : this.options.settings.get().strategy),
+      system: (names, documents, replacement) =>
+        systemPrompt({ vaultName: vault.name, tools: tools.inOrder(names), documents, now, replacement }),
+      reminders: [timeReminder(now)],
+      previous: earlier.findLast((message) => message.requests.length > 0)?.requests.at(-1) ?? null,
+      // Write tools that are not offered are not sent at all, so they cost nothing in the window. With the
+      // items service, the vault's tools come with the modes its settings give them.
+      tools: [...(items ? [] : tools.family('vault')), ...(writes ? tools.family('write') : [])],
+      history: conversationOf(earlier, attachmentsOf(files)),
+      current,
+      items: [...currentAttachments(files, current.id), ...extraItems, ...(direct?.items ?? [])],
+      extras:
+        items && sessionId
+          ? (signal) =>
+              items.forAnswer({
+                sessionId,
+                question: current.text,
+                pinnedLimit: this.options.engine.budget(this.options.profile(), window.tokens).pinned,
+                numbers,
+                signal,
+              })
+          : undefined,
+      compactionTimeoutMs: this.options.compactionTimeoutMs,
+      onWindowLearned: this.options.onWindowNamed,
+      onPromptTaken: this.options.onPromptTaken,
+      compactionAllowed: Date.now() - (this.failedCompactions.get(sessionId) ?? 0) > compactionPauseMs,
+      onCompactionFailed: () => this.failedCompactions.set(sessionId, Date.now()),
+    });
+  }
+}
