@@ -35,8 +35,10 @@ function writeNote(path: string, content: string): void {
   writeFileSync(join(workspace.vault, path), content);
 }
 
-async function start(window?: number): Promise<void> {
+/** The app on the scripted server; `watch` turns the vault watcher on, as the desktop app runs it. */
+async function start(window?: number, { watch = false } = {}): Promise<void> {
   app = await startIndexedApp(workspace.dataDir, workspace.vault, {
+    watch,
     model: {
       provider: 'openai-compatible',
       baseUrl: `${server.url}/v1`,
@@ -160,11 +162,20 @@ describe('rules', () => {
   });
 
   it('a rule edited on disk is read again for the next request', async () => {
-    await start();
+    await start(undefined, { watch: true });
     server.script(() => ({ text: 'Fine.' }));
     await ask('First question.');
-    writeNote(`${rules}/Cite sources.md`, '---\ninclude: always\n---\nEDITED-RULE: cite.\n');
-    await app.index.catchUp([`${rules}/Cite sources.md`]);
+    const path = `${rules}/Cite sources.md`;
+    const indexed = new Promise<void>((resolve) => {
+      const stop = app.events.on('index:changed', (change) => {
+        if (!change.paths.includes(path)) return;
+        stop();
+        resolve();
+      });
+    });
+    writeNote(path, '---\ninclude: always\n---\nEDITED-RULE: cite.\n');
+    // The watcher sees the edit and the index applies it; nothing else is told about it.
+    await indexed;
     await ask('Second question.');
     expect(sent(server.chatRequests.at(-1)!)).toContain('EDITED-RULE');
     expect(sent(server.chatRequests.at(-1)!)).not.toContain('ALWAYS-RULE');
