@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAttachmentReader } from '../../src/main/attachments/attachment-reader';
@@ -17,6 +17,29 @@ const longPdf = writePdf(
 
 const reader = createAttachmentReader(builtAttachmentWorker);
 afterAll(() => reader.dispose());
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** The processes this one started, from every thread's list of children (Linux). */
+function childProcesses(): number[] {
+  const tasks = readdirSync(`/proc/${process.pid}/task`);
+  return tasks.flatMap((task) =>
+    readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  );
+}
+
+/** A process's command line, one argument an entry. */
+function commandOf(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+}
+
+/** The soft RLIMIT_DATA of a process, in bytes, as /proc tells it. */
+function dataLimitOf(pid: number): string | undefined {
+  const row = readFileSync(`/proc/${pid}/limits`, 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith('Max data size'));
+  return row?.split(/\s{2,}/)[1];
+}
 
 describe('the attachment reader with its reading process', () => {
   it('reads every kind of file and refuses bad ones, as the app runs it', async () => {
@@ -37,18 +60,37 @@ describe('the attachment reader with its reading process', () => {
     });
   });
 
-  it('turns the event loop a thousand times, one after another, while a 150-page PDF is read', async () => {
-    const turns = 1_000;
-    let turned = 0;
-    const reading = reader.read('long.pdf', longPdf).then((result) => ({ result, turnedBefore: turned }));
-    while (turned < turns) {
-      await new Promise((resolve) => setImmediate(resolve));
-      turned++;
+  it('reads a 150-page PDF in a child process under its memory limit, the event loop turning while it reads', async () => {
+    const own = createAttachmentReader(builtAttachmentWorker);
+    try {
+      const before = new Set(childProcesses());
+      let settled = false;
+      const reading = own.read('long.pdf', longPdf).finally(() => (settled = true));
+      // The reader starts a process for its first file; found once the shell has set the limit and
+      // become Node (until then its command line is the shell's).
+      let child: number | undefined;
+      while (!settled && child === undefined) {
+        await turn();
+        child = childProcesses().find((pid) => !before.has(pid) && commandOf(pid)[0] === process.execPath);
+      }
+      expect(child, 'a reading process started for the PDF').toBeDefined();
+      expect(commandOf(child!)).toContain(builtAttachmentWorker);
+      expect(dataLimitOf(child!)).toBe(String(1024 * 1024 * 1024));
+
+      // Held still, that process cannot answer: the read waits while the loop turns a thousand times.
+      process.kill(child!, 'SIGSTOP');
+      try {
+        for (let turned = 0; turned < 1_000; turned++) await turn();
+        expect(settled).toBe(false);
+      } finally {
+        process.kill(child!, 'SIGCONT');
+      }
+      const result = await reading;
+      expect(result).toMatchObject({ ok: true, pages: 150, truncated: false });
+      expect(result.ok && result.text).toContain('--- page 150 ---\nPage 150, line 1:');
+    } finally {
+      await own.dispose();
     }
-    const { result, turnedBefore } = await reading;
-    expect(result).toMatchObject({ ok: true, pages: 150, truncated: false });
-    expect(result.ok && result.text).toContain('--- page 150 ---\nPage 150, line 1:');
-    expect(turnedBefore).toBe(turns);
   });
 
   it('ends a read that runs past its timeout with a refusal that says so', async () => {
