@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { messageText, type ChatMessage } from '../../src/shared/chat-domain';
 import type { KastenApp } from '../../src/main/app';
 import type { MessageDelta } from '../../src/shared/chat/message-delta';
+import { contextNotices } from '../../src/renderer/src/features/chat/message-notices';
 import { appendedText } from '../support/streamed-answer';
 import { createIndexedApp, startIndexedApp } from '../support/indexed-app';
 import { writeSyntheticVault } from '../support/synthetic-vault';
@@ -260,9 +261,41 @@ describe('failures end in a clear message and keep what was written', () => {
     await closed.stop();
     app = await startApp(`${url}/v1`);
     const answer = await failingAnswer();
-    expect(answer.error).toMatch(
-      /^Cannot reach the model server at http:\/\/127\.0\.0\.1:\d+\/v1 \(ECONNREFUSED\)\. Is it running\?$/,
+    expect(answer.error).toBe(
+      `Cannot reach the model server at ${url}/v1: nothing is listening there; is it running?`,
     );
+  });
+
+  it('an unreachable server that also embeds is said once: the embedding failure adds no line of its own', async () => {
+    await app.dispose();
+    const closed = await startScriptedModelServer();
+    const url = closed.url;
+    await closed.stop();
+    // A rule chosen by meaning: the message asks the embedding server before the model.
+    mkdirSync(join(workspace.vault, '_kasten', 'rules'), { recursive: true });
+    writeFileSync(
+      join(workspace.vault, '_kasten', 'rules', 'Gardening advice.md'),
+      '---\ninclude: agent\ndescription: Advice on gardening and compost\n---\nSuggest compost first.\n',
+    );
+    app = await startIndexedApp(workspace.dataDir, workspace.vault, {
+      ...modelOptions(`${url}/v1`),
+      embeddings: {
+        enabled: true,
+        provider: 'openai-compatible',
+        baseUrl: `${url}/v1`,
+        model: 'scripted-embedder',
+        apiKeyEnv: null,
+      },
+    });
+    const answer = await failingAnswer();
+    expect(answer.error).toBe(
+      `Cannot reach the model server at ${url}/v1: nothing is listening there; is it running?`,
+    );
+    // The request did record that meaning could not be judged, but the message shows the error alone.
+    expect(answer.requests.flatMap((request) => request.notices)).toEqual([
+      'Rules, tools and pinned passages were matched to the message by words: the embedding server is not reachable.',
+    ]);
+    expect(contextNotices(answer)).toEqual([]);
   });
 
   it('a rejected key (401)', async () => {

@@ -19,6 +19,15 @@ function codeOf(error: unknown): string {
   return String((error as { code?: unknown } | null)?.code ?? '');
 }
 
+/** Why a connection failed, in words: the user sees these, never the system's error codes. */
+const unreachableReasons = new Map([
+  ['ECONNREFUSED', 'nothing is listening there; is it running?'],
+  ['ENOTFOUND', 'its host name was not found; check the base URL.'],
+  ['EAI_AGAIN', 'its host name could not be looked up; check the network and the base URL.'],
+  ['EHOSTUNREACH', 'there is no network route to it.'],
+  ['ENETUNREACH', 'there is no network route to it.'],
+]);
+
 /** Turns whatever a provider call threw into a sentence that says what is wrong and where. */
 export function describeModelError(error: unknown, settings: ModelSettings): ModelError {
   if (error instanceof ModelError) return error;
@@ -67,15 +76,17 @@ export function describeModelError(error: unknown, settings: ModelSettings): Mod
     );
   }
   const codes = chain.map(codeOf);
-  const connection = ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNRESET'];
-  if (codes.some((code) => connection.includes(code))) {
-    const code = codes.find((entry) => entry.startsWith('E'));
-    const reset = code === 'ECONNRESET';
+  const code = codes.find((entry) => entry === 'ECONNRESET' || unreachableReasons.has(entry));
+  if (code === 'ECONNRESET') {
     return new ModelError(
-      reset
-        ? `The connection to the model server at ${where} was dropped${tried}.`
-        : `Cannot reach the model server at ${where} (${code})${tried}. Is it running?`,
-      reset ? 'stream-cut' : 'unreachable',
+      `The connection to the model server at ${where} was dropped${tried}.`,
+      'stream-cut',
+    );
+  }
+  if (code !== undefined) {
+    return new ModelError(
+      `Cannot reach the model server at ${where}${tried}: ${unreachableReasons.get(code)}`,
+      'unreachable',
     );
   }
   const messages = chain.map((entry) => (entry instanceof Error ? entry.message : String(entry)));
@@ -86,7 +97,7 @@ export function describeModelError(error: unknown, settings: ModelSettings): Mod
     );
   }
   if (messages.some((message) => /fetch failed/i.test(message))) {
-    return new ModelError(`Cannot reach the model server at ${where}${tried}. Is it running?`, 'unreachable');
+    return new ModelError(`Cannot reach the model server at ${where}${tried}; is it running?`, 'unreachable');
   }
   return new ModelError(`The model call failed: ${messages[0] ?? 'unknown error'}.`, 'other');
 }
