@@ -132,9 +132,14 @@ test('the meter counts a linked note as it is typed, and the breakdown shows the
   await expect(popover).toBeHidden();
   await expect(meter).toBeFocused();
 
-  // Clearing the composer goes back to the estimate without a draft.
+  // Clearing the composer goes back to the estimate without a draft, and the breakdown lists no message.
   await app.composer.fill('');
   await expect.poll(() => meterTokens(meter)).toBe(empty);
+  await meter.click();
+  await expect(popover.getByTestId('context-draft')).toHaveText('nothing typed');
+  await expect(parts.filter({ hasText: 'System prompt' })).toBeVisible();
+  await expect(parts.filter({ hasText: 'Current message' })).toHaveCount(0);
+  await expect(popover.getByTestId('context-estimate')).toHaveText(empty.toLocaleString('en-US'));
 });
 
 test('/compact folds the older turns behind a marker that expands to the summary and the originals', async ({

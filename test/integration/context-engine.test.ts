@@ -206,6 +206,22 @@ describe('the context engine in a long chat', () => {
     expect(JSON.parse(context.out)).toMatchObject({ window, strategy: 'hybrid', level: 'ok' });
   });
 
+  it('the meter shows no current message while nothing is typed: its framing counts with the system prompt', async () => {
+    const part = (status: { parts: { part: string; tokens: number }[] }, kind: string) =>
+      status.parts.filter((entry) => entry.part === kind).reduce((sum, entry) => sum + entry.tokens, 0);
+    const empty = await app.context.status(undefined, '');
+    const typed = await app.context.status(undefined, 'How do links relate notes?');
+    expect(empty.draftTokens).toBe(0);
+    expect(part(empty, 'current')).toBe(0);
+    expect(part(typed, 'current')).toBe(typed.draftTokens);
+    expect(typed.draftTokens).toBeGreaterThan(0);
+    // The few tokens every message is wrapped in are still counted: the parts add up to the estimate.
+    for (const status of [empty, typed]) {
+      expect(status.parts.reduce((sum, entry) => sum + entry.tokens, 0)).toBe(status.estimated);
+    }
+    expect(part(empty, 'system')).toBeGreaterThan(part(typed, 'system'));
+  });
+
   it('a refusal as too long is retried once, smaller; a second refusal says what it needs and what to do', async () => {
     // The server runs a smaller window than the one it advertises: Kasten plans with 4,096, it holds 1,200.
     const log: CountingLog = { events: [] };

@@ -3,6 +3,7 @@ import {
   contextLevel,
   type CalibrationInfo,
   type ContextStatus,
+  type PartTokens,
   type RequestContext,
 } from '../../shared/context-domain';
 import type { ModelProfile } from './context-types';
@@ -44,7 +45,7 @@ export function meterReading(
     usable: request.usable,
     estimated: request.estimated,
     draftTokens,
-    parts: request.parts,
+    parts: facts.typed ? request.parts : framingAsOverhead(request.parts),
     pinned: request.items.flatMap((item) =>
       item.kind === 'pinned' && item.path !== undefined ? [{ path: item.path, tokens: item.tokens }] : [],
     ),
@@ -54,4 +55,20 @@ export function meterReading(
     compactions: facts.compactions,
     level: contextLevel(request.estimated, request.usable),
   };
+}
+
+/**
+ * With nothing typed, the current message is only the framing every message has: it is counted with the
+ * system prompt, the fixed overhead of a request, so the meter shows no message where there is none.
+ */
+function framingAsOverhead(parts: readonly PartTokens[]): PartTokens[] {
+  const framing = parts.find((entry) => entry.part === 'current')?.tokens ?? 0;
+  if (!parts.some((entry) => entry.part === 'system')) return [...parts];
+  return parts.map((entry) =>
+    entry.part === 'current'
+      ? { part: 'current', tokens: 0 }
+      : entry.part === 'system'
+        ? { part: 'system', tokens: entry.tokens + framing }
+        : entry,
+  );
 }

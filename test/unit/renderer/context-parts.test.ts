@@ -52,17 +52,3 @@ describe('the stacked bar of the context breakdown', () => {
     ]);
   });
 });
-
-describe('the current message in the breakdown', () => {
-  it('is called the message’s framing while nothing is typed, so its few tokens are not a message', () => {
-    const parts = [
-      { part: 'system' as const, tokens: 400 },
-      { part: 'current' as const, tokens: 3 },
-    ];
-    expect(partSegments(parts, 4000, false).map((segment) => segment.label)).toEqual([
-      'System prompt',
-      'Message framing',
-    ]);
-    expect(partSegments(parts, 4000, true).at(-1)?.label).toBe('Current message');
-  });
-});

@@ -15,7 +15,6 @@ const strategyHelp: Record<ContextStrategy, string> = {
 /** The popover of the context meter: the next request by part, the numbers behind it, and its controls. */
 export function ContextBreakdown({ onClose }: { onClose: () => void }) {
   const status = useContextStore((state) => state.status);
-  const draft = useContextStore((state) => state.draft);
   const error = useContextStore((state) => state.error);
   const compacting = useContextStore((state) => state.compacting);
   const result = useContextStore((state) => state.compactResult);
@@ -25,8 +24,7 @@ export function ContextBreakdown({ onClose }: { onClose: () => void }) {
 
   useEffect(() => dialog.current?.focus(), []);
 
-  const typed = draft.trim() !== '';
-  const segments = status ? partSegments(status.parts, status.window, typed) : [];
+  const segments = status ? partSegments(status.parts, status.window) : [];
   const usableAt = status && status.window > 0 ? Math.min(100, (status.usable / status.window) * 100) : 100;
   const shownResult = result && result.sessionId === sessionId ? result : null;
 
@@ -108,11 +106,9 @@ export function ContextBreakdown({ onClose }: { onClose: () => void }) {
             </dd>
             <dt>This message</dt>
             <dd data-testid="context-draft">
-              {!typed ? (
-                <span className="muted">
-                  nothing typed (message framing:{' '}
-                  {exactTokens(segments.find((segment) => segment.part === 'current')?.tokens ?? 0)} tokens)
-                </span>
+              {/* Counted by the same reading as the parts: nothing typed or attached is no message yet. */}
+              {status.draftTokens === 0 ? (
+                <span className="muted">nothing typed</span>
               ) : (
                 `${exactTokens(status.draftTokens)} tokens`
               )}

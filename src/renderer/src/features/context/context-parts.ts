@@ -25,14 +25,11 @@ export interface PartSegment {
   percent: number;
 }
 
-/** With nothing typed, what the current message costs is the framing every message has. */
-const emptyMessageLabel = 'Message framing';
-
 /**
  * The stacked bar's segments: parts of the same kind added up, empty ones left out, in prompt order,
  * each as a share of the window (capped so the bar never overflows).
  */
-export function partSegments(parts: readonly PartTokens[], window: number, typed = true): PartSegment[] {
+export function partSegments(parts: readonly PartTokens[], window: number): PartSegment[] {
   const totals = new Map<ContextKind, number>();
   for (const { part, tokens } of parts) totals.set(part, (totals.get(part) ?? 0) + Math.max(0, tokens));
   const known = partOrder.filter((part) => (totals.get(part) ?? 0) > 0);
@@ -42,7 +39,6 @@ export function partSegments(parts: readonly PartTokens[], window: number, typed
     const tokens = totals.get(part)!;
     const percent = Math.min(room, window > 0 ? (tokens / window) * 100 : 0);
     room -= percent;
-    const label = part === 'current' && !typed ? emptyMessageLabel : (partLabels[part] ?? part);
-    return { part, label, tokens, percent };
+    return { part, label: partLabels[part] ?? part, tokens, percent };
   });
 }
