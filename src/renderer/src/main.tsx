@@ -5,6 +5,7 @@ import './theme.css';
 import './components/pane.css';
 import './components/form.css';
 import './components/include-badge.css';
+import './components/tool-modes.css';
 import './components/markdown.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

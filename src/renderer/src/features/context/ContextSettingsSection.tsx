@@ -90,7 +90,7 @@ function ContextSettingsForm({ saved }: { saved: ContextSettings }) {
             data-testid="context-tail"
           />
         </label>
-        <fieldset className="context-shares">
+        <fieldset className="field-group">
           <legend>Shares of the usable window (%)</legend>
           {share('system', 'System prompt')}
           {share('context', 'Tools, rules and notes')}

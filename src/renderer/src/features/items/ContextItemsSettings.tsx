@@ -4,11 +4,10 @@ import type {
   ContextItemSettings,
   ItemInclude,
 } from '../../../../shared/context-items-domain';
-import { IncludeOptions } from '../mcp/include-options';
+import { IncludeOptions } from '../../components/IncludeOptions';
 import { useSettingsStore } from '../settings/settings-store';
 import { placementNames } from './AgentPromptSection';
 import { useItemSettingsStore } from './item-settings-store';
-import '../mcp/mcp.css';
 
 /** Settings → Context items: where rules live, the vault's agent prompt, when each vault tool is offered. */
 export function ContextItemsSettings() {
@@ -62,7 +61,7 @@ function ContextItemsForm({ saved }: { saved: ContextItemSettings }) {
           Each note in it is a rule, with <code>include: always|manual|agent</code> and, for agent rules, a{' '}
           <code>description:</code> in its frontmatter.
         </p>
-        <label className="field agent-prompt-field">
+        <label className="field">
           <span>Agent prompt</span>
           <textarea
             rows={4}
@@ -82,12 +81,12 @@ function ContextItemsForm({ saved }: { saved: ContextItemSettings }) {
           </select>
         </label>
         {tools.length > 0 && (
-          <fieldset className="context-shares">
+          <fieldset className="field-group">
             <legend>The vault’s tools are offered</legend>
             <ul className="tool-modes">
               {tools.map((tool) => (
                 <li key={tool.name}>
-                  <span className="mcp-tool-name" title={tool.description}>
+                  <span className="tool-name" title={tool.description}>
                     {tool.name}
                   </span>
                   <select

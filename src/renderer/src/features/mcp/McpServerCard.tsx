@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { McpIncludeMode, McpServerConfig, McpServerStatus } from '../../../../shared/mcp-domain';
-import { includeNames } from './include-options';
+import { includeNames } from '../../components/IncludeOptions';
 
 const stateNames: Record<McpServerStatus['state'], string> = {
   stopped: 'not started',
@@ -84,10 +84,10 @@ export function McpServerCard({
         <p className="small muted">It starts when a chat first needs its tools.</p>
       )}
       {status && status.tools.length > 0 && (
-        <ul className="mcp-tools" aria-label={`Tools of ${server.name}`}>
+        <ul className="tool-modes" aria-label={`Tools of ${server.name}`}>
           {status.tools.map((tool) => (
             <li key={tool.name} data-testid="mcp-tool">
-              <span className="mcp-tool-name" title={tool.description}>
+              <span className="tool-name" title={tool.description}>
                 {tool.name}
               </span>
               <select
@@ -104,7 +104,7 @@ export function McpServerCard({
                   </option>
                 ))}
               </select>
-              <span className="mcp-tool-description small muted">{tool.description}</span>
+              <span className="tool-description small muted">{tool.description}</span>
             </li>
           ))}
         </ul>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { mcpCommandRefusal, type McpIncludeMode, type McpServerConfig } from '../../../../shared/mcp-domain';
-import { IncludeOptions } from './include-options';
+import { IncludeOptions } from '../../components/IncludeOptions';
 import { configOf, draftOf, emptyDraft, type ServerDraft } from './mcp-server-draft';
 
 /** Adds a server or edits one: a program run over stdio, or a URL over HTTP; saved with the others. */

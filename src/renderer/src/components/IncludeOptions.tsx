@@ -1,4 +1,4 @@
-import type { ItemInclude } from '../../../../shared/context-items-domain';
+import type { ItemInclude } from '../../../shared/context-items-domain';
 
 export const includeNames: Record<ItemInclude, string> = {
   always: 'always: in every request',
