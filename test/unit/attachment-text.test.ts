@@ -121,8 +121,13 @@ describe('size limits', () => {
   });
 
   it('reads only the bytes the kept text needs, even when they end inside a character', async () => {
-    const result = await read('accents.txt', 'é'.repeat(100), 11);
+    // Past the accents come bytes that are not UTF-8: decoded, they would have the file refused.
+    const accents = new TextEncoder().encode('é'.repeat(40));
+    const bytes = new Uint8Array(accents.length + 5000).fill(0xff);
+    bytes.set(accents);
+    const result = await read('accents.txt', bytes, 11);
     expect(result).toMatchObject({ ok: true, text: 'é'.repeat(11), truncated: true });
+    expect((await read('accents.txt', bytes)).ok).toBe(false);
   });
 
   it('refuses a file over 25 MB before reading it', async () => {
