@@ -293,7 +293,7 @@ describe('failures end in a clear message and keep what was written', () => {
     );
     // The request did record that meaning could not be judged, but the message shows the error alone.
     expect(answer.requests.flatMap((request) => request.notices)).toEqual([
-      'Rules, tools and pinned passages were matched to the message by words: the embedding server is not reachable.',
+      'Rules, tools and pinned passages were matched to the message by words. The embedding server is not reachable.',
     ]);
     expect(contextNotices(answer)).toEqual([]);
   });

@@ -210,7 +210,7 @@ describe('kasten embed / related / search --mode', () => {
     );
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(
-      new RegExp(`^kasten: Cannot reach the model server at ${unreachable}`, 'm'),
+      new RegExp(`^kasten: Cannot reach the embedding server at ${unreachable}`, 'm'),
     );
   });
 });

@@ -333,7 +333,7 @@ describe('when the embedding server changes or fails', () => {
     const service = embeddings(() => settingsFor({ baseUrl: `${down.url}/v1` }));
     const report = await service.run();
     expect(report.error).toBe(
-      `Cannot reach the model server at ${down.url}/v1: nothing is listening there; is it running?`,
+      `Cannot reach the embedding server at ${down.url}/v1: nothing is listening there; is it running?`,
     );
     expect(service.status()).toMatchObject({ state: 'error', embedded: 0 });
     expect(service.status().unavailable).toMatch(/^the notes have not been embedded yet \(cannot reach/);

@@ -75,7 +75,7 @@ export function createEmbeddingModel(settings: EmbeddingSettings, apiKey: string
             'unreachable',
           );
         }
-        throw describeModelError(error, described);
+        throw describeModelError(error, described, 'embedding server');
       }
       return checked(embeddings, texts.length, settings);
     },

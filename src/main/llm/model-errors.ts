@@ -29,7 +29,11 @@ const unreachableReasons = new Map([
 ]);
 
 /** Turns whatever a provider call threw into a sentence that says what is wrong and where. */
-export function describeModelError(error: unknown, settings: ModelSettings): ModelError {
+export function describeModelError(
+  error: unknown,
+  settings: ModelSettings,
+  server: 'model server' | 'embedding server' = 'model server',
+): ModelError {
   if (error instanceof ModelError) return error;
   const chain = causes(error);
   const where = settings.baseUrl;
@@ -47,45 +51,39 @@ export function describeModelError(error: unknown, settings: ModelSettings): Mod
     const detail = providerMessage(api.responseBody) ?? api.message;
     if (status === 401 || status === 403) {
       return new ModelError(
-        `The model server at ${where} rejected the API key (${status}): ${detail}. Check the key in Settings` +
+        `The ${server} at ${where} rejected the API key (${status}): ${detail}. Check the key in Settings` +
           (settings.apiKeyEnv ? ` or the ${settings.apiKeyEnv} environment variable.` : '.'),
         'auth',
       );
     }
     if (status === 404) {
       return new ModelError(
-        `The model server at ${where} does not know the model "${settings.model}" (404): ${detail}.`,
+        `The ${server} at ${where} does not know the model "${settings.model}" (404): ${detail}.`,
         'bad-request',
       );
     }
     if (status === 429) {
       return new ModelError(
-        `The model server at ${where} is rate-limiting requests (429)${tried}: ${detail}. Wait a moment and retry.`,
+        `The ${server} at ${where} is rate-limiting requests (429)${tried}: ${detail}. Wait a moment and retry.`,
         'rate-limit',
       );
     }
     if (status >= 500) {
-      return new ModelError(
-        `The model server at ${where} failed with ${status}${tried}: ${detail}.`,
-        'server',
-      );
+      return new ModelError(`The ${server} at ${where} failed with ${status}${tried}: ${detail}.`, 'server');
     }
     return new ModelError(
-      `The model server at ${where} refused the request (${status}): ${detail}.`,
+      `The ${server} at ${where} refused the request (${status}): ${detail}.`,
       'bad-request',
     );
   }
   const codes = chain.map(codeOf);
   const code = codes.find((entry) => entry === 'ECONNRESET' || unreachableReasons.has(entry));
   if (code === 'ECONNRESET') {
-    return new ModelError(
-      `The connection to the model server at ${where} was dropped${tried}.`,
-      'stream-cut',
-    );
+    return new ModelError(`The connection to the ${server} at ${where} was dropped${tried}.`, 'stream-cut');
   }
   if (code !== undefined) {
     return new ModelError(
-      `Cannot reach the model server at ${where}${tried}: ${unreachableReasons.get(code)}`,
+      `Cannot reach the ${server} at ${where}${tried}: ${unreachableReasons.get(code)}`,
       'unreachable',
     );
   }
@@ -97,9 +95,12 @@ export function describeModelError(error: unknown, settings: ModelSettings): Mod
     );
   }
   if (messages.some((message) => /fetch failed/i.test(message))) {
-    return new ModelError(`Cannot reach the model server at ${where}${tried}; is it running?`, 'unreachable');
+    return new ModelError(`Cannot reach the ${server} at ${where}${tried}; is it running?`, 'unreachable');
   }
-  return new ModelError(`The model call failed: ${messages[0] ?? 'unknown error'}.`, 'other');
+  return new ModelError(
+    `The call to the ${server} at ${where} failed: ${messages[0] ?? 'unknown error'}.`,
+    'other',
+  );
 }
 
 function providerMessage(body: string | undefined): string | null {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TextVectors } from '../../../src/main/embeddings/text-vectors';
 import { scoreRelevance } from '../../../src/main/request/sources/relevance';
 import { ServerDownError } from '../../../src/main/llm/fail-fast-fetch';
+import { ModelError } from '../../../src/main/llm/llm-types';
 import { describeModelError } from '../../../src/main/llm/model-errors';
 import type { ModelSettings } from '../../../src/shared/chat-domain';
 
@@ -31,19 +32,26 @@ describe('relevance when the embedding server fails', () => {
     const relevance = await scoreRelevance(failingVectors(down), 'slip box', ['slip box notes'], signal);
     expect(relevance.by).toBe('words');
     expect(relevance.notice).toBe(
-      'Rules, tools and pinned passages were matched to the message by words: the embedding server is not reachable.',
+      'Rules, tools and pinned passages were matched to the message by words. The embedding server is not reachable.',
     );
   });
 
-  it('names another failure in the same sentence', async () => {
-    const relevance = await scoreRelevance(
-      failingVectors(new Error('The embedding server returned 2 vectors for 1 texts.')),
-      'slip box',
-      ['slip box notes'],
-      signal,
+  it('names another failure in a sentence of its own, calling the server the embedding server', async () => {
+    const wrong = new ModelError(
+      'The embedding server at http://127.0.0.1:11434 returned 2 vectors for 1 texts.',
+      'bad-request',
     );
+    const relevance = await scoreRelevance(failingVectors(wrong), 'slip box', ['slip box notes'], signal);
     expect(relevance.notice).toBe(
-      'Rules, tools and pinned passages were matched to the message by words: the embedding server failed (the embedding server returned 2 vectors for 1 texts).',
+      'Rules, tools and pinned passages were matched to the message by words. The embedding server at http://127.0.0.1:11434 returned 2 vectors for 1 texts.',
+    );
+  });
+
+  it('says a failure the server gave as the embedding server’s', async () => {
+    const failed = describeModelError(new Error('boom'), settings, 'embedding server');
+    const relevance = await scoreRelevance(failingVectors(failed), 'slip box', ['slip box notes'], signal);
+    expect(relevance.notice).toBe(
+      'Rules, tools and pinned passages were matched to the message by words. The call to the embedding server at http://127.0.0.1:11434 failed: boom.',
     );
   });
 });

@@ -11,7 +11,7 @@ function answer(overrides: Partial<ChatMessage>): ChatMessage {
 }
 
 const embeddingNotice =
-  'Rules, tools and pinned passages were matched to the message by words: the embedding server is not reachable.';
+  'Rules, tools and pinned passages were matched to the message by words. The embedding server is not reachable.';
 
 describe('the notices above an answer', () => {
   it('are said once each', () => {

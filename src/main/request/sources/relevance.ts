@@ -1,5 +1,4 @@
 import { lexicalScores } from './lexical-similarity';
-import { lowerFirst } from '../../embeddings/semantic-availability';
 import { dot } from '../../embeddings/vectors';
 import type { TextVectors } from '../../embeddings/text-vectors';
 import { ModelError } from '../../llm/llm-types';
@@ -43,16 +42,16 @@ export async function scoreRelevance(
       }
     } catch (error) {
       signal.throwIfAborted();
-      notice = `Rules, tools and pinned passages were matched to the message by words: ${embeddingFailure(error)}.`;
+      notice = `Rules, tools and pinned passages were matched to the message by words. ${embeddingFailure(error)}`;
     }
   }
   return { scores: lexicalScores(question, passages), by: 'words', minimum: wordsMinimum, notice };
 }
 
-/** Why the embedding server could not judge, in a clause; a server that is down is said once, plainly. */
+/** Why the embedding server could not judge, as a sentence of its own; one that is down is said plainly. */
 function embeddingFailure(error: unknown): string {
   if (error instanceof ModelError && error.kind === 'unreachable')
-    return 'the embedding server is not reachable';
-  const message = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
-  return `the embedding server failed (${lowerFirst(message)})`;
+    return 'The embedding server is not reachable.';
+  if (error instanceof ModelError) return error.message;
+  return `The embedding server failed: ${error instanceof Error ? error.message : String(error)}`;
 }
