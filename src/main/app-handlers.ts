@@ -127,7 +127,9 @@ export function coreHandlers(services: CoreServices): Pick<Handlers, CoreChannel
       return null;
     },
     'summaries:status': async () => summaries.progress(),
-    'links:resolve': async ({ links, from }) => links.map((link) => index.resolve(link, from ?? '')),
+    'links:resolve': async ({ links, from }) =>
+      links.map((link) => (from === undefined ? index.resolveInMessage(link) : index.resolve(link, from))),
     'notes:titles': async () => index.titles(),
+    'links:subpaths': async ({ target }) => index.subpaths(target),
   };
 }

@@ -29,6 +29,7 @@ import type {
   IndexChange,
   IndexProgress,
   IndexReport,
+  NoteSubpaths,
   NoteTitle,
   ResolvedLink,
   SearchHit,
@@ -110,7 +111,10 @@ export const requests = {
   ),
   /** Every tag in the vault with how many notes carry it. */
   'search:tags': request<TagCount[]>()(z.undefined()),
-  /** Resolves links as if written in the note at `from` (chat messages: the vault root). */
+  /**
+   * Resolves links as if written in the note at `from` (`''`: the vault's root), where an alias names no
+   * note; without `from`, as typed in a chat message, where it may (marked `viaAlias`).
+   */
   'links:resolve': request<LinkResolution[]>()(
     z
       .object({
@@ -123,8 +127,10 @@ export const requests = {
       })
       .strict(),
   ),
-  /** Every note's title and aliases, for `[[` completion. */
+  /** Every note's title and aliases, and the shortest link to it, for `[[` completion. */
   'notes:titles': request<NoteTitle[]>()(z.undefined()),
+  /** The headings and blocks of the note a link `target` typed in a chat leads to, for `[[Note#` completion. */
+  'links:subpaths': request<NoteSubpaths | null>()(z.object({ target: z.string().max(4096) }).strict()),
   /** The links in a note, resolved. */
   'links:outgoing': request<ResolvedLink[]>()(z.object({ path: vaultRelativePath }).strict()),
   /** The links in other notes that point at this one, with the line they are on. */

@@ -1,3 +1,5 @@
+import type { BlockFact, HeadingFact } from './markdown/note-facts';
+
 /** How a link resolved: found, no such note, note found but not the heading/block, several candidates. */
 export type LinkStatus = 'resolved' | 'broken' | 'broken-subpath' | 'ambiguous';
 
@@ -16,14 +18,19 @@ export interface ResolvedLink {
   /** Vault-relative path of the file it points to; set for ambiguous and broken-subpath links too. */
   resolved: string | null;
   status: LinkStatus;
-  /** Every file the link could mean, chosen one first, when ambiguous. */
+  /**
+   * Every file the link could mean, chosen one first, when ambiguous; when it names only an alias (broken,
+   * `viaAlias`), the notes with that alias.
+   */
   candidates: string[];
-  /** Matched a frontmatter alias rather than a file name. */
+  /** Matched a frontmatter alias rather than a file name: in a note, such a link is broken (see fix). */
   viaAlias: boolean;
   /** Line of the heading or block the subpath names, in the resolved note. */
   subpathLine: number | null;
   /** Why it is broken or ambiguous, in a sentence. */
   reason: string | null;
+  /** The link as it resolves, when Kasten knows how to write it: one naming only an alias. */
+  fix?: string;
   /** The trimmed source line the link is on. */
   context: string;
 }
@@ -67,7 +74,10 @@ export interface IndexWarning {
 
 /** Everything in the vault that needs the user's attention. */
 export interface VaultHealth {
+  /** Links that lead nowhere, other than those naming an alias. */
   broken: ResolvedLink[];
+  /** Links naming a note's alias rather than its file name: unresolved, as in Obsidian, each with its fix. */
+  aliasLinks: ResolvedLink[];
   ambiguous: ResolvedLink[];
   brokenSubpaths: ResolvedLink[];
   warnings: IndexWarning[];
@@ -83,6 +93,7 @@ export interface IndexReport {
   notes: number;
   attachments: number;
   links: number;
+  /** Links that lead nowhere, those naming an alias included. */
   broken: number;
   ambiguous: number;
   brokenSubpaths: number;
@@ -123,6 +134,15 @@ export interface NoteTitle {
   path: string;
   title: string;
   aliases: string[];
+  /** The shortest link target that leads to this note from a chat message (see shortestLinkTarget). */
+  link: string;
+}
+
+/** The headings and blocks a `[[Note#` completion offers, of the note the target leads to. */
+export interface NoteSubpaths {
+  path: string;
+  headings: HeadingFact[];
+  blocks: BlockFact[];
 }
 
 /** A note that shares the most distinctive words of another one (BM25 "more like this"). */

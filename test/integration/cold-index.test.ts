@@ -72,14 +72,18 @@ describe('a cold index', () => {
     );
     expect(differing).toEqual([]);
     const statuses = new Set(links.map((link) => `${link.status}${link.viaAlias ? ' via alias' : ''}`));
+    // A link naming an alias is broken, and its reason names the notes with that alias, known only once
+    // they are parsed.
     expect([...statuses].sort()).toEqual([
       'ambiguous',
-      'ambiguous via alias',
       'broken',
+      'broken via alias',
       'broken-subpath',
       'resolved',
-      'resolved via alias',
     ]);
+    expect(links.find((link) => link.target === 'Shared alias')?.reason).toBe(
+      "“Shared alias” is an alias of n290, n291, n292 and 7 more, not a note's name: Obsidian leaves the link unresolved.",
+    );
     const indexes = db
       .prepare<[], { name: string }>(
         "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'",

@@ -8,7 +8,7 @@ import { tempWorkspace } from '../support/temp-vault';
 const fixtures = join(import.meta.dirname, '..', 'fixtures');
 
 /** Fixture vaults whose every link was worked out by hand from the resolution rules (PRODUCT.md §1). */
-const vaults = ['duplicates', 'subpaths', 'unicode', 'broken', 'tables', 'code', 'bad-files'];
+const vaults = ['duplicates', 'subpaths', 'unicode', 'broken', 'tables', 'code', 'bad-files', 'twins'];
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -25,6 +25,8 @@ interface ExpectedLink {
   subpath: string | null;
   resolved: string | null;
   status: string;
+  /** Set on links naming an alias: unresolved, as in Obsidian, and reported with the notes having it. */
+  viaAlias?: true;
 }
 
 const order = (a: ExpectedLink, b: ExpectedLink) =>
@@ -42,7 +44,7 @@ describe.each(vaults)('the %s fixture vault', (name) => {
     ).sort(order);
     const actual = app.index
       .links()
-      .map(({ source, line, column, raw, embed, target, subpath, resolved, status }) => ({
+      .map(({ source, line, column, raw, embed, target, subpath, resolved, status, viaAlias }) => ({
         source,
         line,
         column,
@@ -52,6 +54,7 @@ describe.each(vaults)('the %s fixture vault', (name) => {
         subpath,
         resolved,
         status,
+        ...(viaAlias ? { viaAlias } : {}),
       }))
       .sort(order);
     expect(actual).toEqual(expected);
@@ -64,5 +67,11 @@ describe.each(vaults)('the %s fixture vault', (name) => {
       ambiguous: count('ambiguous'),
       brokenSubpaths: count('broken-subpath'),
     });
+    // The health view lists links naming an alias apart, each with the link to write instead.
+    const health = app.index.health();
+    const aliased = expected.filter((link) => link.viaAlias);
+    expect(health.aliasLinks.map((link) => link.raw)).toEqual(aliased.map((link) => link.raw));
+    expect(health.aliasLinks.every((link) => link.fix?.startsWith('[['))).toBe(true);
+    expect(health.broken).toHaveLength(count('broken') - aliased.length);
   });
 });

@@ -125,6 +125,7 @@ describe('indexing the sample vault', () => {
     const health = rebuilt.index.health();
     expect(rebuilt.index.issueCounts()).toEqual({
       broken: health.broken.length,
+      aliasLinks: health.aliasLinks.length,
       ambiguous: health.ambiguous.length,
       brokenSubpaths: health.brokenSubpaths.length,
       warnings: health.warnings.length,

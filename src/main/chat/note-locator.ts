@@ -6,7 +6,7 @@ import type { VaultService } from '../vault/vault-service';
 /** What the chat tools need of the vault: confined reads, the index, search in every mode, related notes. */
 export interface ToolVault {
   readNote: VaultService['readNote'];
-  index: Pick<VaultIndex, 'resolve' | 'backlinks' | 'note'>;
+  index: Pick<VaultIndex, 'resolve' | 'resolveInMessage' | 'backlinks' | 'note'>;
   /** Search as the contract's `search:notes` does (hybrid when embeddings are on), with why it fell back. */
   search: Embeddings['search'];
   related: Embeddings['related'];
@@ -38,7 +38,7 @@ export async function locateNote(
     const note = vault.index.note(candidate);
     if (note) return { path: note.path, title: note.title };
   }
-  const found = vault.index.resolve({ target: path.replace(/\.md$/i, ''), subpath: null }, '');
+  const found = vault.index.resolveInMessage({ target: path.replace(/\.md$/i, ''), subpath: null });
   if (found.path && found.kind === 'note') {
     return { path: found.path, title: vault.index.note(found.path)?.title ?? found.path };
   }

@@ -57,7 +57,6 @@ export async function openCliApp(
 export async function findNote(app: CliHandlers, note: string): Promise<string> {
   const [resolution] = await call(app, 'links:resolve', {
     links: [{ target: note.replace(/^\/+/, ''), subpath: null }],
-    from: '',
   });
   if (!resolution || resolution.path === null || resolution.kind !== 'note') {
     throw new Error(`No note "${note}" in this vault.`);

@@ -57,7 +57,7 @@ export async function askItems(
   flags: AskItemFlags,
 ): Promise<Pick<SendInput, 'attachments' | 'items'>> {
   const pinned = flags.pins.map((name) => {
-    const found = app.index.resolve({ target: name.replace(/^\[\[|\]\]$/g, ''), subpath: null }, '');
+    const found = app.index.resolveInMessage({ target: name.replace(/^\[\[|\]\]$/g, ''), subpath: null });
     if (!found.path || found.kind !== 'note')
       throw new Error(`--pin: there is no note “${name}” in the vault.`);
     return found.path;

@@ -2,6 +2,7 @@ import type {
   HealthCounts,
   IndexReport,
   NoteInfo,
+  NoteSubpaths,
   NoteTitle,
   ResolvedLink,
   SearchHit,
@@ -10,6 +11,7 @@ import type {
   TagCount,
   VaultHealth,
 } from '../../shared/index-domain';
+import { aliasFix, shortestLinkTarget } from '../../shared/links/link-text';
 import type { SqliteDatabase } from '../storage/database';
 import { linksInNote } from './links-in-note';
 import { likeThisQuery, similarByWords } from './more-like-this';
@@ -47,9 +49,13 @@ export abstract class IndexReads {
   }
 
   health(): VaultHealth {
-    const { reads } = this.require();
+    const { reads, resolver } = this.require();
+    const unresolved = reads.links(['broken']);
     return {
-      broken: reads.links(['broken']),
+      broken: unresolved.filter((link) => !link.viaAlias),
+      aliasLinks: unresolved
+        .filter((link) => link.viaAlias)
+        .map((link) => ({ ...link, fix: aliasFix(link, resolver) ?? undefined })),
       ambiguous: reads.links(['ambiguous']),
       brokenSubpaths: reads.links(['broken-subpath']),
       warnings: reads.warnings(),
@@ -84,9 +90,18 @@ export abstract class IndexReads {
     return this.require().catalog.note(path);
   }
 
-  /** Every note's title and aliases. */
+  /** Every note's title and aliases, and the shortest link to it from a chat message. */
   titles(): NoteTitle[] {
-    return this.require().catalog.titles();
+    const { catalog, resolver } = this.require();
+    return catalog.titles().map((note) => ({ ...note, link: shortestLinkTarget(resolver, note.path, '') }));
+  }
+
+  /** The headings and blocks of the note a link typed in a chat message leads to; null if none. */
+  subpaths(target: string): NoteSubpaths | null {
+    const { resolver } = this.require();
+    const found = resolver.resolveInMessage({ target, subpath: null });
+    const note = found.kind === 'note' && found.path ? resolver.note(found.path) : undefined;
+    return note ? { path: note.path, headings: note.headings, blocks: note.blocks } : null;
   }
 
   /** Path, title, content hash and lead of every note (or of those at `paths`), for the summary cache. */
@@ -108,9 +123,14 @@ export abstract class IndexReads {
     return this.require().search.tags();
   }
 
-  /** Resolves one link as if it were written in the note at `fromPath` (chat messages, tools). */
+  /** Resolves one link as if it were written in the note at `fromPath` (`''`: the vault's root). */
   resolve(link: { target: string; subpath: string | null }, fromPath: string) {
     return this.require().resolver.resolve(link, fromPath);
+  }
+
+  /** Resolves one link typed in a chat message: an alias may name its note there (see the resolver). */
+  resolveInMessage(link: { target: string; subpath: string | null }) {
+    return this.require().resolver.resolveInMessage(link);
   }
 
   /** The links in `content` (the note at `path` as just read), resolved against the vault as it is now. */

@@ -224,14 +224,13 @@ export class IndexUpdate {
   /**
    * In a full pass every note's name is known from the start (startFullPass), but a note's aliases,
    * headings and blocks only once it is parsed. So a link written resolved by name stays as it is; one
-   * that is broken or resolved through an alias may yet find (another) note by alias, and one with a
-   * subpath into a note not parsed yet has not been checked against that note's headings.
+   * that is broken may yet name (another) note's alias, which its reason tells, and one with a subpath
+   * into a note not parsed yet has not been checked against that note's headings.
    */
   private defer(pending: PendingLink, resolution: StoredResolution): boolean {
     const { link } = pending;
     const provisional =
       resolution.status === 'broken' ||
-      resolution.viaAlias === 1 ||
       (link.subpath !== null && resolution.resolved !== null && !this.parsedHashes.has(resolution.resolved));
     if (provisional) this.deferred.push(pending);
     return provisional;

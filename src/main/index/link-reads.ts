@@ -40,18 +40,19 @@ export class LinkReads {
                 (SELECT count(*) FROM links) AS links`,
       )
       .get()!;
-    const { broken, ambiguous, brokenSubpaths } = this.issueCounts();
-    return { ...totals, broken, ambiguous, brokenSubpaths };
+    const { broken, aliasLinks, ambiguous, brokenSubpaths } = this.issueCounts();
+    return { ...totals, broken: broken + aliasLinks, ambiguous, brokenSubpaths };
   }
 
   /**
-   * How many links are broken, ambiguous or have a broken subpath (read from the partial index
-   * links_issue, not by scanning every link), and how many warnings there are.
+   * How many links are broken (apart: those naming an alias), ambiguous or have a broken subpath (read
+   * from the partial index links_issue, not by scanning every link), and how many warnings there are.
    */
   issueCounts(): Omit<HealthCounts, 'notices'> {
     return this.db
       .prepare<[], Omit<HealthCounts, 'notices'>>(
-        `SELECT coalesce(sum(status = 'broken'), 0) AS broken,
+        `SELECT coalesce(sum(status = 'broken' AND via_alias = 0), 0) AS broken,
+                coalesce(sum(status = 'broken' AND via_alias = 1), 0) AS aliasLinks,
                 coalesce(sum(status = 'ambiguous'), 0) AS ambiguous,
                 coalesce(sum(status = 'broken-subpath'), 0) AS brokenSubpaths,
                 (SELECT count(*) FROM warnings) AS warnings

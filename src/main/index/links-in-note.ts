@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { ResolvedLink } from '../../shared/index-domain';
 import type { VaultLinkResolver } from '../../shared/links/link-resolver';
+import { aliasFix } from '../../shared/links/link-text';
 import { linkContexts, linkOccurrences } from '../../shared/markdown/note-links';
 import { fastExtractNote } from './fast-extract';
 
@@ -10,7 +11,7 @@ export function linksInNote(path: string, content: string, resolver: VaultLinkRe
   const contexts = linkContexts(content, links);
   return links.map((link, index) => {
     const resolution = resolver.resolve(link, path);
-    return {
+    const resolved: ResolvedLink = {
       ...link,
       source: path,
       resolved: resolution.path,
@@ -21,5 +22,7 @@ export function linksInNote(path: string, content: string, resolver: VaultLinkRe
       reason: resolution.reason,
       context: contexts[index] ?? '',
     };
+    const fix = aliasFix(resolved, resolver);
+    return fix === null ? resolved : { ...resolved, fix };
   });
 }

@@ -83,7 +83,7 @@ export class NoteCatalog {
     return this.db
       .prepare<[], { path: string; title: string; aliases: string }>(
         `SELECT n.path, n.title, json_group_array(a.alias) FILTER (WHERE a.alias IS NOT NULL) AS aliases
-         FROM notes n LEFT JOIN aliases a ON a.note_id = n.id GROUP BY n.id ORDER BY n.title`,
+         FROM notes n LEFT JOIN aliases a ON a.note_id = n.id GROUP BY n.id ORDER BY n.title, n.path`,
       )
       .all()
       .map((row) => ({ ...row, aliases: JSON.parse(row.aliases) as string[] }));

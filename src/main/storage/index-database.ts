@@ -144,6 +144,9 @@ const migrations: readonly Migration[] = [
         tokenize = "porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
       );
     `),
+  // Nothing changes in the tables, but an alias no longer resolves a link in a note (as in Obsidian): an
+  // index that resolved links through aliases is rebuilt.
+  () => undefined,
 ];
 
 /**

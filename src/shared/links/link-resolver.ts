@@ -100,10 +100,35 @@ export class VaultLinkResolver {
     this.attachmentsByPath.delete(nameKey(path));
   }
 
-  /** Resolves `link` as written in the note at `fromPath` (`''` for a link from outside any note). */
+  /**
+   * Resolves `link` as written in the note at `fromPath` (`''` for a link from outside any note). As in
+   * Obsidian, an alias is a name for the suggester, not for links: `[[AI]]` naming only an alias is
+   * broken, its reason saying whose alias it is and `candidates` listing the notes that have it.
+   */
   resolve(link: { target: string; subpath: string | null }, fromPath: string): LinkResolution {
+    return this.resolveFrom(link, fromPath, false);
+  }
+
+  /**
+   * Resolves a link typed in a chat message: from the vault's root, and an alias names its note (marked
+   * `viaAlias`) when no file has that name.
+   */
+  resolveInMessage(link: { target: string; subpath: string | null }): LinkResolution {
+    return this.resolveFrom(link, '', true);
+  }
+
+  /** What the resolver knows of the note at `path`, if it is one. */
+  note(path: string): ResolverNote | undefined {
+    return this.notes.get(path);
+  }
+
+  private resolveFrom(
+    link: { target: string; subpath: string | null },
+    fromPath: string,
+    byAlias: boolean,
+  ): LinkResolution {
     const target = link.target.trim();
-    const found = target === '' ? this.self(fromPath) : this.find(target, folderOf(fromPath));
+    const found = target === '' ? this.self(fromPath) : this.find(target, folderOf(fromPath), byAlias);
     if (!found.path) return found;
     if (found.kind !== 'note' || !link.subpath) return found;
     const note = this.notes.get(found.path);
@@ -129,7 +154,7 @@ export class VaultLinkResolver {
     return broken('A link to a heading needs a note to be in.');
   }
 
-  private find(target: string, fromFolder: string): LinkResolution {
+  private find(target: string, fromFolder: string, byAlias: boolean): LinkResolution {
     const relative = /^\.\.?\//.test(target);
     if (relative || target.startsWith('/')) {
       const path = relative ? joinRelative(fromFolder, target) : target.replace(/^\/+/, '');
@@ -146,7 +171,10 @@ export class VaultLinkResolver {
     const attachments = this.attachmentsByName.get(nameKey(target));
     if (attachments) return choose(attachments, 'attachment', fromFolder, target, false);
     const aliased = this.notesByAlias.get(nameKey(target));
-    if (aliased) return choose(aliased, 'note', fromFolder, target, true);
+    if (aliased)
+      return byAlias
+        ? choose(aliased, 'note', fromFolder, target, true)
+        : aliasOnly(aliased, fromFolder, target);
     // `image.png` names a file; `Note`, `v1.2` or `Dr. No` a note.
     const what =
       /\.[a-z][a-z0-9]{0,4}$/i.test(target) && !isNoteFile(target) && !/\s/.test(target) ? 'file' : 'note';
@@ -192,6 +220,25 @@ function broken(reason: string): LinkResolution {
     subpathLine: null,
     reason,
   };
+}
+
+/** A link naming only an alias: unresolved, saying whose alias it is (see aliasFix for the link to write). */
+function aliasOnly(paths: string[], fromFolder: string, target: string): LinkResolution {
+  const owners = [...paths].sort(preference(fromFolder));
+  return {
+    ...broken(
+      `“${target}” is an alias of ${listed(owners)}, not a note's name: Obsidian leaves the link unresolved.`,
+    ),
+    candidates: owners,
+    viaAlias: true,
+  };
+}
+
+/** `A`, `A and B`, `A, B and C`, `A, B, C and 4 more`: notes by their names. */
+function listed(paths: string[]): string {
+  const names = paths.slice(0, 3).map((path) => withoutMd(lastSegment(path)));
+  if (paths.length > 3) names.push(`${paths.length - 3} more`);
+  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
 }
 
 function choose(

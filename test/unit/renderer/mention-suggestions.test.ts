@@ -50,9 +50,9 @@ describe('@ completion', () => {
     pinned: [{ path: 'Gardening.md' }],
   };
   const titles = [
-    { path: 'Gardening.md', title: 'Gardening', aliases: [] },
-    { path: 'Pirates.md', title: 'Pirates', aliases: [] },
-    { path: '_kasten/rules/Pirate voice.md', title: 'Pirate voice', aliases: [] },
+    { path: 'Gardening.md', title: 'Gardening', aliases: [], link: 'Gardening' },
+    { path: 'Pirates.md', title: 'Pirates', aliases: [], link: 'Pirates' },
+    { path: '_kasten/rules/Pirate voice.md', title: 'Pirate voice', aliases: [], link: 'Pirate voice' },
   ];
 
   it('offers rules, tools and notes, a rule note once (as a rule), pinned notes as such', () => {
@@ -77,7 +77,7 @@ describe('@ completion', () => {
         rules: [...items.rules, rule('Aspire higher', 'manual')],
         tools: [...items.tools, { ...items.tools[0]!, name: 'mcp__ships__pirate_log' }],
       },
-      [...titles, { path: 'Inspiration.md', title: 'Inspiration', aliases: [] }],
+      [...titles, { path: 'Inspiration.md', title: 'Inspiration', aliases: [], link: 'Inspiration' }],
     ).reverse();
     expect(
       mentionSuggestions(ranked, 'pir').map((candidate) => `${candidate.kind}:${candidate.label}`),

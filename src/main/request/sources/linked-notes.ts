@@ -34,7 +34,7 @@ export async function directReferences(
   const seen = new Set<string>();
   let remaining = room.budget;
   for (const link of links) {
-    const found = vault.index.resolve({ target: link.target, subpath: link.subpath }, '');
+    const found = vault.index.resolveInMessage({ target: link.target, subpath: link.subpath });
     const key = found.path ? `${found.path}#${link.subpath ?? ''}` : `broken:${link.target}`;
     if (seen.has(key)) continue;
     seen.add(key);

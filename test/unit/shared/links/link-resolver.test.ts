@@ -86,17 +86,54 @@ describe('resolving wikilinks the way Obsidian does', () => {
     });
   });
 
-  it('falls back to aliases and says so', () => {
+  it('leaves a link in a note naming only an alias unresolved, as Obsidian does, saying whose alias it is', () => {
     const resolver = new VaultLinkResolver([
       note('people/Niklas Luhmann.md', { aliases: ['Luhmann'] }),
       note('Luhmann notes.md'),
+      note('zh/图谱视图.md', { aliases: ['Graph view'] }),
     ]);
-    expect(resolver.resolve(link('luhmann'), 'x.md')).toMatchObject({
+    expect(resolver.resolve(link('luhmann'), 'x.md')).toEqual({
+      status: 'broken',
+      path: null,
+      kind: null,
+      candidates: ['people/Niklas Luhmann.md'],
+      viaAlias: true,
+      subpathLine: null,
+      reason:
+        "“luhmann” is an alias of Niklas Luhmann, not a note's name: Obsidian leaves the link unresolved.",
+    });
+    expect(resolver.resolve(link('Luhmann notes'), 'x.md')).toMatchObject({ viaAlias: false });
+    // A note's name wins over another note's alias; once it is gone, the link is broken, not redirected.
+    resolver.setNote(note('en/Graph view.md'));
+    expect(resolver.resolve(link('Graph view'), 'x.md')).toMatchObject({ path: 'en/Graph view.md' });
+    resolver.removeNote('en/Graph view.md');
+    expect(resolver.resolve(link('Graph view'), 'x.md')).toMatchObject({ status: 'broken', path: null });
+  });
+
+  it('lets an alias name its note in a chat message, marked as reached by its alias', () => {
+    const resolver = new VaultLinkResolver([
+      note('people/Niklas Luhmann.md', {
+        aliases: ['Luhmann'],
+        headings: [{ level: 2, text: 'Life', line: 4 }],
+      }),
+      note('a/Shared.md', { aliases: ['Both'] }),
+      note('b/c/Other.md', { aliases: ['Both'] }),
+    ]);
+    expect(resolver.resolveInMessage(link('luhmann', 'Life'))).toMatchObject({
       status: 'resolved',
       path: 'people/Niklas Luhmann.md',
       viaAlias: true,
+      subpathLine: 4,
     });
-    expect(resolver.resolve(link('Luhmann notes'), 'x.md')).toMatchObject({ viaAlias: false });
+    expect(resolver.resolveInMessage(link('Both'))).toMatchObject({
+      status: 'ambiguous',
+      path: 'a/Shared.md',
+      viaAlias: true,
+    });
+    expect(resolver.resolve(link('Both'), 'x.md').reason).toBe(
+      "“Both” is an alias of Shared and Other, not a note's name: Obsidian leaves the link unresolved.",
+    );
+    expect(resolver.resolveInMessage(link('Niklas Luhmann'))).toMatchObject({ viaAlias: false });
   });
 
   it('checks headings (with heading paths) and blocks, reporting a broken subpath apart from a missing note', () => {

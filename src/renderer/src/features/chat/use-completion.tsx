@@ -2,29 +2,15 @@ import { useMemo, useState, type KeyboardEvent } from 'react';
 import { useItemsStore } from '../items/items-store';
 import { panelItems } from '../items/session-items-view';
 import { addMention, type MentionNotice } from './add-mention';
-import { openLinkBefore } from './link-completion';
-import { suggestionsFor, type Suggestion } from './link-suggestions';
 import { MentionRow } from './MentionRow';
 import { mentionBefore, mentionCandidates, mentionSuggestions, withoutMention } from './mention-suggestions';
-import type { SuggestionRow } from './SuggestionList';
+import { linkOpenBefore, useLinkCompletion } from './use-link-completion';
 import { useNoteTitles } from './use-note-titles';
 
-function linkRow(suggestion: Suggestion): SuggestionRow {
-  return {
-    key: `${suggestion.path}:${suggestion.label}`,
-    content: (
-      <>
-        {suggestion.label}
-        {suggestion.label !== suggestion.title && <span className="muted"> → {suggestion.title}</span>}
-        <span className="muted small"> {suggestion.path}</span>
-      </>
-    ),
-  };
-}
-
 /**
- * The completion open at the caret: `[[` offers note titles and aliases to link; `@` offers notes, rules
- * and tools to add to the chat. Arrows move, Enter or Tab chooses, Escape closes it for this `[[` or `@`.
+ * The completion open at the caret: `[[` offers notes, headings and blocks to link (see
+ * useLinkCompletion); `@` offers notes, rules and tools to add to the chat. Arrows move, Enter or Tab
+ * chooses, Escape closes it for this `[[` or `@`.
  */
 export function useCompletion(
   text: string,
@@ -34,9 +20,10 @@ export function useCompletion(
 ) {
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState<number | null>(null);
-  const link = openLinkBefore(text, caret);
-  const mention = link ? null : mentionBefore(text, caret);
-  const titles = useNoteTitles(link !== null || mention !== null);
+  const linkOpen = linkOpenBefore(text, caret);
+  const mention = linkOpen ? null : mentionBefore(text, caret);
+  const titles = useNoteTitles(linkOpen || mention !== null);
+  const link = useLinkCompletion(text, caret, titles, edit);
   const items = useItemsStore((state) => state.items);
   const pending = useItemsStore((state) => state.pending);
   // Without main's items (not loaded, or refused) notes can still be pinned.
@@ -55,17 +42,7 @@ export function useCompletion(
   const start = link?.start ?? mention?.start ?? null;
   const open = start !== null && dismissed !== start;
 
-  const links = open && link && titles ? suggestionsFor(titles, link.query) : [];
   const mentions = open && mention ? mentionSuggestions(candidates, mention.query) : [];
-
-  const chooseLink = (suggestion: Suggestion) => {
-    if (!link) return;
-    const label =
-      suggestion.label === suggestion.title ? suggestion.title : `${suggestion.title}|${suggestion.label}`;
-    const after = text.slice(caret).replace(/^[^\]\n]*\]\]/, '');
-    const before = `${text.slice(0, link.start)}[[${label}]]`;
-    edit(before + after, before.length);
-  };
   const chooseMention = (index: number) => {
     const candidate = mentions[index];
     if (!mention || !candidate) return;
@@ -74,24 +51,26 @@ export function useCompletion(
     void addMention(candidate).then(notify);
   };
 
-  const rows = link
-    ? links.map(linkRow)
-    : mentions.map((candidate) => ({
-        key: `${candidate.kind}:${candidate.key}`,
-        content: <MentionRow candidate={candidate} />,
-      }));
+  const rows = !open
+    ? []
+    : link
+      ? link.rows
+      : mentions.map((candidate) => ({
+          key: `${candidate.kind}:${candidate.key}`,
+          content: <MentionRow candidate={candidate} />,
+        }));
   const current = Math.min(active, Math.max(rows.length - 1, 0));
-  const choose = (index: number) => (link ? chooseLink(links[index]!) : chooseMention(index));
+  const choose = (index: number) => (link ? link.choose(index) : chooseMention(index));
 
   return {
-    label: link ? 'Notes' : 'Add to this chat',
+    label: link ? link.label : 'Add to this chat',
     rows,
     active: current,
     choose,
     /** After typing: back to the first row; once the `[[` or `@` is gone, a new one at its place opens. */
     typed(next: string, at: number) {
       setActive(0);
-      if (!openLinkBefore(next, at) && !mentionBefore(next, at)) setDismissed(null);
+      if (!linkOpenBefore(next, at) && !mentionBefore(next, at)) setDismissed(null);
     },
     /** Handles the key when the list is open; true when it did. */
     onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>): boolean {

@@ -65,6 +65,11 @@ function LinkIssues({
           >
             <code>{link.raw}</code>
             <span className="health-reason">{link.reason}</span>
+            {link.fix && (
+              <span className="health-fix">
+                Write <code>{link.fix}</code>
+              </span>
+            )}
             <span className="health-where">
               {link.source}:{link.line}
             </span>
@@ -119,6 +124,12 @@ export function HealthView() {
               title="Broken links"
               links={health.broken}
               testId="health-broken-link"
+              onOpen={openAt}
+            />
+            <LinkIssues
+              title="Links naming an alias"
+              links={health.aliasLinks}
+              testId="health-alias-link"
               onOpen={openAt}
             />
             <LinkIssues

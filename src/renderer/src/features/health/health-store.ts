@@ -17,7 +17,7 @@ interface HealthState {
 
 let loads = 0;
 
-/** Broken links, ambiguous links, broken subpaths, warnings and index notices, reloaded as the index changes. */
+/** Broken links, links naming an alias, ambiguous links, broken subpaths, warnings and index notices, reloaded as the index changes. */
 export const useHealthStore = create<HealthState>((set, get) => ({
   counts: null,
   health: null,
@@ -46,5 +46,12 @@ export const useHealthStore = create<HealthState>((set, get) => ({
 
 export function issueCount(counts: HealthCounts | null): number {
   if (!counts) return 0;
-  return counts.notices + counts.broken + counts.ambiguous + counts.brokenSubpaths + counts.warnings;
+  return (
+    counts.notices +
+    counts.broken +
+    counts.aliasLinks +
+    counts.ambiguous +
+    counts.brokenSubpaths +
+    counts.warnings
+  );
 }

@@ -7,7 +7,7 @@ export type OpenNote = (path: string, line: number | null, subpath?: string | nu
 const isNote = (path: string) => /\.md$/i.test(path);
 
 function describe(link: ResolvedLink): string {
-  if (link.reason) return link.reason;
+  if (link.reason) return link.fix ? `${link.reason} Write ${link.fix}.` : link.reason;
   const where = link.resolved ?? '';
   return link.viaAlias ? `${where} (by its alias “${link.target}”)` : where;
 }
