@@ -46,9 +46,15 @@ export interface RequestItem {
   tokens: number;
   /**
    * `cut`: head … tail with a notice; `fallback`: the stand-in; `masked`: old tool results or attachments
-   * stubbed; `chunks`: a pinned note too long to give whole, as its passages most relevant to the question.
+   * stubbed; `chunks`: a pinned note too long to give whole, as its passages most relevant to the question;
+   * `title`: a linked note's title and how to read it, when not even its summary fits.
    */
-  form: 'whole' | 'cut' | 'fallback' | 'masked' | 'chunks';
+  form: 'whole' | 'cut' | 'fallback' | 'masked' | 'chunks' | 'title';
+  /**
+   * Why an item went in less than whole, in plain words with the figures that decided it: "cut to head
+   * and tail: 13,712 tokens, 3,104 available for the notes named in this message". Absent when whole.
+   */
+  reason?: string;
   /** For history and summary: the database ids of the messages it stands for. */
   messageIds?: number[];
 }

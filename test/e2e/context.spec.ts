@@ -99,7 +99,7 @@ test('the meter counts a linked note as it is typed, and the breakdown shows the
   await expect.poll(() => meterTokens(meter)).toBeGreaterThan(empty);
   const words = await meterTokens(meter);
   await app.composer.fill('What does [[Long essay]] say about compost?');
-  // Too long to fit a 4k window whole, the note goes in as its summary: still more than the words alone.
+  // Too long to fit a 4k window whole, the note goes in cut to its head and tail: more than the words alone.
   await expect.poll(() => meterTokens(meter)).toBeGreaterThan(words + 40);
   const linked = await meterTokens(meter);
   await expect(meter).toHaveAttribute('data-level', /^(ok|warn|full)$/);
@@ -289,6 +289,31 @@ test('an answer’s Context used view lists the notes its requests held with the
   await page.keyboard.press('Escape');
   await expect(used).toBeHidden();
   await expect(answer.getByTestId('context-used-button')).toBeFocused();
+});
+
+test('Context used says why a linked note too long for its share went in cut to its head and tail', async ({
+  page,
+}) => {
+  model.script([{ text: 'Compost first, then mulch.' }]);
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await ask(app, 'What does [[Long essay]] say about compost?');
+
+  const answer = app.chat.getByTestId('assistant-message');
+  await answer.getByTestId('context-used-button').click();
+  const note = answer
+    .getByTestId('context-used')
+    .getByTestId('context-item')
+    .filter({ hasText: 'Long essay' });
+  await expect(note.getByTestId('context-item-form')).toHaveText('cut');
+  await expect(note.getByTestId('context-item-reason')).toHaveText(
+    /^cut to head and tail: [\d,]+ tokens, [\d,]+ available \(the most one item may take\)$/,
+  );
+  await page.screenshot({ path: 'test-results/context/context-used-reason.png' });
+  // The model was given the essay's opening and its close.
+  const sent = JSON.stringify(model.chatRequests.at(-1)!.messages);
+  expect(sent).toContain('Sentence 1 of the lead');
+  expect(sent).toContain('Paragraph 8 of section 12');
 });
 
 /** The right end of the status bar, where the meter is. */

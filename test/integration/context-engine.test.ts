@@ -1,9 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
 import { atMachine, dispatch } from '../../src/main/hosts/dispatch';
 import { messageText, type ChatMessage } from '../../src/shared/chat-domain';
+import { contextLevel } from '../../src/shared/context-domain';
 import {
   countingServer,
   isSummaryRequest,
@@ -11,7 +12,7 @@ import {
   type CountingLog,
 } from '../support/counting-model';
 import { startIndexedApp } from '../support/indexed-app';
-import { prose, summaryText } from '../support/long-chat';
+import { prose, summaryText, turnOf } from '../support/long-chat';
 import { kasten } from '../support/run-cli';
 import {
   startScriptedModelServer,
@@ -41,13 +42,6 @@ afterEach(async () => {
   await server.stop();
   workspace.remove();
 });
-
-/** The turn number a question carries ("Question 17: …"). */
-function turnOf(request: ChatRequest): number {
-  const text = JSON.stringify(request.messages);
-  const numbers = [...text.matchAll(/Question (\d+):/g)].map((match) => Number(match[1]));
-  return numbers.at(-1) ?? 0;
-}
 
 /** A model that reads a note or searches every third turn, then answers citing what it was given. */
 function conversationScript(request: ChatRequest): ScriptedReply {
@@ -203,7 +197,9 @@ describe('the context engine in a long chat', () => {
       workspace.dataDir,
     );
     expect(context.code, context.err).toBe(0);
-    expect(JSON.parse(context.out)).toMatchObject({ window, strategy: 'hybrid', level: 'ok' });
+    const status = JSON.parse(context.out);
+    expect(status).toMatchObject({ window, strategy: 'hybrid' });
+    expect(status.level).toBe(contextLevel(status.estimated, status.usable));
   });
 
   it('the meter shows no current message while nothing is typed: its framing counts with the system prompt', async () => {
@@ -300,12 +296,21 @@ async function restart(): Promise<void> {
 describe('the context settings', () => {
   it('shares, threshold and new chats’ strategy are the user’s, kept, and followed by every request', async () => {
     server.script(() => ({ text: 'Fine.' }));
-    // About 450 tokens: within 30% of the usable window, not within 10%.
+    // About 230 tokens: with the tool schemas within 30% of the usable window, not within 10%.
+    mkdirSync(join(workspace.vault, '_kasten', 'rules'), { recursive: true });
+    writeFileSync(
+      join(workspace.vault, '_kasten', 'rules', 'House style.md'),
+      `---\ninclude: always\n---\n${prose('Style', 170)}\n`,
+    );
+    // About 310 tokens: a note the user links is not bounded by that share.
     writeFileSync(join(workspace.vault, 'Middle note.md'), `# Middle note\n\n${prose('Middle', 220)}\n`);
     await restart();
     const before = await ask('Question 1: what does [[Middle note]] say?');
+    const rule = (answer: ChatMessage) =>
+      answer.requests[0]!.items.find((item) => item.label === 'House style');
     const guide = (answer: ChatMessage) =>
       answer.requests[0]!.items.find((item) => item.path === 'Middle note.md')!;
+    expect(rule(before)?.form).toBe('whole');
     expect(guide(before).form).toBe('whole');
 
     const settings = await app.handlers['context:settings'](undefined);
@@ -330,11 +335,13 @@ describe('the context settings', () => {
       tailTurns: 2,
     });
 
-    // Kept across a restart, and followed: the note no longer fits its smaller share whole.
+    // Kept across a restart, and followed: the rule no longer fits the smaller share whole; the note
+    // named in the message still does, as the conversation gives way to it.
     await restart();
     expect((await app.handlers['context:settings'](undefined)).strategy).toBe('discard');
     const after = await ask('Question 1: what does [[Middle note]] say?');
-    expect(guide(after).form).not.toBe('whole');
+    expect(rule(after)?.form ?? 'left out').not.toBe('whole');
+    expect(guide(after).form).toBe('whole');
     expect(app.chat.session(after.sessionId).strategy).toBe('discard');
     expect(after.requests[0]!.strategy).toBe('discard');
     // A chat started before keeps its own strategy.

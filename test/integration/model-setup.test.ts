@@ -282,12 +282,17 @@ describe('background summaries', () => {
         ? 'Model summary of the note.'
         : 'OK',
     }));
-    await startApp({ model: settings({ contextWindow: 512 }) });
+    // Its usable 800 tokens hold the system prompt, the tools and the question with some 150 to spare:
+    // too little for the note's head and tail, enough for its summary.
+    await startApp({ model: settings({ contextWindow: 1_150 }) });
     const report = (await call('summaries:run')) as { summarized: number };
     expect(report.summarized).toBe(3);
     const turn = await app!.chat.send({ text: 'What does [[Zettelkasten method]] say?' });
-    await turn.done;
-    expect(turn.userMessage?.references[0]).toMatchObject({ mode: 'summary' });
-    expect(turn.userMessage?.references[0]?.summary).toBe('Model summary of the note.');
+    const answer = await turn.done;
+    // What the note cost is recorded once the answer's first request has sized it.
+    const question = app!.chat.session(answer.sessionId).messages[0]!;
+    expect(question.references[0]).toMatchObject({ mode: 'summary' });
+    expect(question.references[0]?.summary).toBe('Model summary of the note.');
+    expect(JSON.stringify(server.chatRequests.at(-1)!.messages)).toContain('Model summary of the note.');
   });
 });

@@ -5,7 +5,7 @@ import type { AppOptions, KastenApp } from '../../src/main/app';
 import type { ChatMessage } from '../../src/shared/chat-domain';
 import { countingServer, isSummaryRequest, type CountingLog } from '../support/counting-model';
 import { startIndexedApp } from '../support/indexed-app';
-import { prose, summaryText } from '../support/long-chat';
+import { prose, summaryText, turnOf } from '../support/long-chat';
 import { breaks, reprocessedShare } from '../support/prompt-prefix';
 import {
   startScriptedModelServer,
@@ -27,11 +27,6 @@ afterEach(async () => {
 });
 
 const hour = 3_600_000;
-
-function turnOf(request: ChatRequest): number {
-  const found = [...JSON.stringify(request.messages).matchAll(/Question (\d+):/g)];
-  return Number(found.at(-1)?.[1] ?? 0);
-}
 
 /** Searches every third turn and reads a note every fourth, then answers citing what it was given. */
 function script(request: ChatRequest): ScriptedReply {

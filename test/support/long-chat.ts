@@ -23,3 +23,9 @@ export const summaryText = [
   '## Next steps',
   'Keep asking.',
 ].join('\n');
+
+/** The turn number the latest question of a request carries ("Question 17: …"); 0 when none does. */
+export function turnOf(request: { messages: unknown }): number {
+  const numbers = [...JSON.stringify(request.messages).matchAll(/Question (\d+):/g)];
+  return Number(numbers.at(-1)?.[1] ?? 0);
+}

@@ -1,10 +1,11 @@
 import { messageText, type ChatMessage } from '../../shared/chat-domain';
 import { citedNumbers, parseCitations } from '../../shared/chat/citations';
 import type { AppEvents } from '../app-events';
-import type { RequestContext } from '../../shared/context-domain';
+import type { RequestContext, RequestItem } from '../../shared/context-domain';
 import type { ChatModel } from '../llm/llm-types';
 import { answerLeaseMs, answerLeaseRenewMs, currentOwner } from './answer-owner';
 import type { ChatStore } from './chat-store';
+import type { DirectCost } from './message-references';
 import { AnswerAnnouncer } from './answer-announcer';
 import { addReference, runTurn, type TurnEnd, type TurnOptions, type TurnState } from './chat-turn';
 import type { ToolVault } from './note-locator';
@@ -128,10 +129,12 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
         // The requests go out with the whole message: a delta carries parts only.
         announcer.needWhole();
         store.contexts.putRequest(assistant.id, position, context);
-        // The notes the question linked cost what the first request gave them, in the provider's tokens.
-        if (position === 0)
-          store.references.setDirectTokens(options.planner.questionId, directTokens(context));
-        if (context.step === 0) keepSentReferences(store, options.planner);
+        // The question keeps its linked notes as the answer's first request gave them (a retry of it
+        // smaller after a refusal included), and each note what it cost there, in the provider's tokens.
+        if (context.step === 0 && !context.overflow) {
+          keepSentReferences(store, options.planner);
+          store.references.setDirectCosts(options.planner.questionId, directCosts(context));
+        }
         contextChanges.request();
       }),
       vault: vault.tools,
@@ -204,13 +207,16 @@ function keepSentReferences(store: ChatStore, planner: RequestPlanner): void {
   if (parts) store.updateMessage(question.id, { parts });
 }
 
-function directTokens(context: RequestContext): { path: string; tokens: number }[] {
+/** What each linked note cost in a request, and whether the model read the note itself or a stand-in. */
+function directCosts(context: RequestContext): DirectCost[] {
   return context.items.flatMap((item) =>
     item.kind === 'reference' && item.include === 'direct' && item.path
-      ? [{ path: item.path, tokens: item.tokens }]
+      ? [{ path: item.path, tokens: item.tokens, mode: standIns.has(item.form) ? 'summary' : 'inline' }]
       : [],
   );
 }
+
+const standIns: ReadonlySet<RequestItem['form']> = new Set(['fallback', 'title']);
 
 /** Records the notes the answer cites as `cited` references. */
 function cite(store: ChatStore, sessionId: string, state: TurnState, tools: ToolVault): void {

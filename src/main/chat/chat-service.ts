@@ -137,8 +137,8 @@ export class ChatService {
     this.options.items?.add(session.id, items);
     if (input.prompt) this.options.items?.setAgentPrompt(session.id, input.prompt);
     const direct = await this.options.context.references(session.id, text);
+    // The notes it links are added to its parts as its answer's first request gives them.
     const parts: MessagePart[] = [{ type: 'text', step: 0, text }];
-    if (direct.context) parts.push({ type: 'context', step: 0, text: direct.context });
     const userMessage = store.addMessage(session.id, {
       role: 'user',
       parts,

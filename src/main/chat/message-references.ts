@@ -1,6 +1,13 @@
 import type { ChatReference } from '../../shared/chat-domain';
 import type { SqliteDatabase } from '../storage/database';
 
+/** A linked note as a request gave it: the note itself (whole or cut) or a stand-in, and its tokens. */
+export interface DirectCost {
+  path: string;
+  tokens: number;
+  mode: 'inline' | 'summary';
+}
+
 const columns = `r.path, r.title, r.kind, r.tool_call_id AS toolCallId, r.document, r.subpath, r.mode, r.tokens,
   r.summary`;
 
@@ -23,8 +30,8 @@ export class MessageReferences {
            FROM message_references r JOIN messages m ON m.id = r.message_id
            WHERE m.session_id = ? ORDER BY r.rowid`,
       ),
-      directTokens: db.prepare<[number, number, string]>(
-        `UPDATE message_references SET tokens = ? WHERE message_id = ? AND path = ? AND kind = 'direct'`,
+      directCost: db.prepare<[number, DirectCost['mode'], number, string]>(
+        `UPDATE message_references SET tokens = ?, mode = ? WHERE message_id = ? AND path = ? AND kind = 'direct'`,
       ),
     };
   }
@@ -50,10 +57,11 @@ export class MessageReferences {
     return byMessage;
   }
 
-  /** What each note a question linked cost in the request, once it was planned. */
-  setDirectTokens(messageId: number, costs: readonly { path: string; tokens: number }[]): void {
+  /** What each note a question linked cost in the request, and in what form, once it was planned. */
+  setDirectCosts(messageId: number, costs: readonly DirectCost[]): void {
     this.db.transaction(() => {
-      for (const { path, tokens } of costs) this.statements.directTokens.run(tokens, messageId, path);
+      for (const { path, tokens, mode } of costs)
+        this.statements.directCost.run(tokens, mode, messageId, path);
     })();
   }
 }

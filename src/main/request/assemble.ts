@@ -2,7 +2,7 @@ import type { LlmMessage } from '../llm/llm-types';
 import { planBudget, type Budget } from './budget';
 import { calibrated } from './count/calibration';
 import { planCompaction, type CompactionPlan } from './history/compaction-plan';
-import { overBudget, selectItems } from './placed-items';
+import { overBudget, selectItems, type PlacedItem } from './placed-items';
 import type { ContextOptions } from './context-options';
 import { contextKinds } from '../../shared/context-domain';
 import type { AssembleInput, ContextKind, DroppedItem, RequestItem } from './context-types';
@@ -32,8 +32,8 @@ export interface AssembledRequest {
     /** Tool results of messages before this one are masked; null when none are. */
     maskedBefore: number | null;
   };
-  /** The texts of the latest message's references as sent: a later request replays them as they were. */
-  references: string[];
+  /** The latest message's references as sent: later requests replay them as they were. */
+  references: PlacedItem[];
   /** Set when compacting would help (or was asked for): run it, then assemble again. */
   compaction: CompactionPlan | null;
   /** Set when even the parts that cannot be left out exceed the usable window (calibrated tokens). */
@@ -117,6 +117,8 @@ export function assembleRequest(
       // Items never push a request over: what is left once the turn's tool results are at their smallest.
       free: raw.usable - base - turnTokens(smallestTurn),
       aggressive,
+      ratio,
+      sent: input.sent,
     },
     counter,
     options.cutNotice,
@@ -240,7 +242,7 @@ export function assembleRequest(
       cut: history.cut,
       maskedBefore: history.maskedBefore,
     },
-    references: byKind('reference').map((placed) => placed.text),
+    references: byKind('reference'),
     compaction,
     overflow,
     notices,

@@ -1,4 +1,4 @@
-import type { ContextStrategy, IncludeMode } from '../../shared/context-domain';
+import type { ContextStrategy, IncludeMode, RequestItem } from '../../shared/context-domain';
 import type { LlmMessage } from '../llm/llm-types';
 import type { HistoryCut } from './history/history-plan';
 
@@ -85,6 +85,8 @@ export interface ContextItemInput {
   text: string;
   /** A shorter stand-in when `text` does not fit: the note's summary and how to read the rest. */
   fallback?: string;
+  /** A linked note's least stand-in, when not even `fallback` fits: its title and how to read it. */
+  stub?: string;
   /** How the model can read what a cut leaves out ("call read_note with …"), for the cut notice. */
   readHint?: string;
   /** A tool offered for relevance: its schema, sent with the tools and counted as sent. */
@@ -122,4 +124,16 @@ export interface AssembleInput {
   compactNow?: { focus?: string };
   /** Where the chat's previous request (with the same summary) cut its history: this one cuts no earlier. */
   previousCut?: HistoryCut | null;
+  /**
+   * The linked notes (of `items`) as the answer's first request gave them: its later requests give them
+   * so again while they fit, so that what follows the question starts with what was sent before.
+   */
+  sent?: ReadonlyMap<ContextItemInput, SentItem>;
+}
+
+/** A linked note as a request gave it. */
+export interface SentItem {
+  text: string;
+  form: RequestItem['form'];
+  reason?: string;
 }

@@ -89,6 +89,7 @@ export function packRequest(input: PackInput, counter: TokenCounter): PackedRequ
       include: placed.input.include,
       score: placed.input.score,
       form: placed.form,
+      ...(placed.reason ? { reason: placed.reason } : {}),
     });
 
   const system = item({ kind: 'system', label: 'System prompt', include: 'always', form: 'whole' });

@@ -3,7 +3,13 @@ import type { ContextStrategy, DroppedItem, RequestContext } from '../../shared/
 import type { AssembledRequest } from './assemble';
 import type { ContextEngine } from './context-engine';
 import type { ContextLengthError } from './context-length-error';
-import type { ContextItemInput, ConversationMessage, ModelProfile, OfferedTool } from './context-types';
+import type {
+  ContextItemInput,
+  ConversationMessage,
+  ModelProfile,
+  OfferedTool,
+  SentItem,
+} from './context-types';
 import type { HistoryCut } from './history/history-plan';
 import { toolSchemasOf } from './sources/tool-schemas';
 import type { ChatModel, LlmMessage, LlmTool, LlmUsage } from '../llm/llm-types';
@@ -84,7 +90,8 @@ export class RequestPlanner {
   private extras: AnswerItems | null = null;
   /** The tools chosen for the question by the answer's first request: its later requests offer them too. */
   private chosenTools: ReadonlySet<string> | null = null;
-  private references = '';
+  /** The question's linked notes as the answer's first request gave them: its later requests replay them. */
+  private sent = new Map<ContextItemInput, SentItem>();
   /** Where the last request cut the history, and under how many summarized messages. */
   private cut: { summarized: number; cut: HistoryCut } | null;
 
@@ -113,7 +120,7 @@ export class RequestPlanner {
    * to be): kept with the question, later requests replay them exactly so. Empty when it links none.
    */
   get sentReferences(): string {
-    return this.references;
+    return [...this.sent.values()].map((item) => item.text).join('\n\n');
   }
 
   /** The request for the next step; throws a ModelError when even the essentials do not fit. */
@@ -149,7 +156,12 @@ export class RequestPlanner {
     const sent = new Set(assembled.items.filter((item) => item.kind === 'tools').map((item) => item.label));
     this.chosenTools ??= sent;
     this.cut = cutOf(context);
-    if (step === 0) this.references = assembled.references.join('\n\n');
+    if (step === 0) {
+      const given = assembled.references.map(
+        ({ input, text, form, reason }) => [input, { text, form, reason }] as const,
+      );
+      this.sent = new Map(given);
+    }
     return {
       system: assembled.system,
       messages: assembled.messages,
@@ -289,6 +301,7 @@ export class RequestPlanner {
       aggressive,
       compactNow,
       previousCut: this.cut?.summarized === summarized ? this.cut.cut : null,
+      sent: this.sent,
     });
   }
 

@@ -115,11 +115,6 @@ export class SessionContext {
     return { tokens: budget.itemCap, window: budget.window };
   }
 
-  /** Tokens the notes linked in one message may take: as much as one item may. */
-  async referenceBudget(): Promise<number> {
-    return (await this.budget()).itemCap;
-  }
-
   /**
    * The planner of the answer to the session's last question (`messages` end with it); `writes` says
    * whether its requests offer the write tools, when this answer decides otherwise than the vault's switch.
@@ -155,10 +150,7 @@ export class SessionContext {
   async references(sessionId: string, text: string): Promise<DirectReferences> {
     const { store } = this.options;
     const numbers = (path: string, title: string) => store.documentNumber(sessionId, path, title);
-    return directReferences(text, this.options.vault().tools, numbers, {
-      budget: await this.referenceBudget(),
-      tokens: (block) => this.tokensOf(block),
-    });
+    return directReferences(text, this.options.vault().tools, numbers);
   }
 
   /** What the next request of a session (or of a new chat) would hold, with `draft` as its question. */
@@ -176,10 +168,7 @@ export class SessionContext {
     );
     let next = known.size + 1;
     const numbers = (path: string) => known.get(path) ?? next++;
-    const direct = await directReferences(draft, this.options.vault().tools, numbers, {
-      budget: (await this.budget(window)).itemCap,
-      tokens: (block) => this.tokensOf(block),
-    });
+    const direct = await directReferences(draft, this.options.vault().tools, numbers);
     const current = { id: Number.MAX_SAFE_INTEGER, text: draft };
     const planner = this.plannerFor(
       window,

@@ -15,6 +15,7 @@ describe('the "Context used" view', () => {
     expect(formLabel('fallback')).toBe('summary only');
     expect(formLabel('masked')).toBe('masked');
     expect(formLabel('chunks')).toBe('passages');
+    expect(formLabel('title')).toBe('title only');
   });
 
   it('gives an agent item its score beside its mode', () => {

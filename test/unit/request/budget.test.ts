@@ -150,24 +150,6 @@ describe('the item cap', () => {
     expect(tool.role === 'tool' && tool.results[0]!.output).toMatch(/tokens omitted; call read_note again/);
   });
 
-  it('sends a linked note’s stand-in when the whole note does not fit', () => {
-    const result = newEngine().assemble(
-      baseInput({
-        window,
-        items: [
-          {
-            kind: 'reference',
-            label: 'Huge',
-            include: 'direct',
-            text: huge,
-            fallback: 'Summary of Huge. Call read_note to read it.',
-          },
-        ],
-      }),
-    );
-    expect(result.items.find((entry) => entry.kind === 'reference')).toMatchObject({ form: 'fallback' });
-  });
-
   it('leaves out retrieved notes that do not fit the context share, best score first', () => {
     const note = (label: string, score: number): ContextItemInput => ({
       kind: 'reference',

@@ -5,34 +5,32 @@ import type { ToolVault } from '../../chat/note-locator';
 import type { DocumentNumbers } from '../../tools/tool-registry';
 
 export interface DirectReferences {
+  /** The notes as references of the message; what each cost is recorded once a request has sized it. */
   references: ChatReference[];
-  /** What the model is given after the user's words; empty when the message links no notes. */
-  context: string;
-  /** The same notes as items of the request, each with its summary as the stand-in when it does not fit. */
+  /**
+   * The same notes as items of the request, each whole with its summary and its title as smaller
+   * stand-ins: the context engine decides which one goes, and why.
+   */
   items: ContextItemInput[];
 }
 
-const linkedNotesHeading = 'Notes the user linked in this message:';
 /** The system prompt asks for citations once the model has searched; linked notes say it themselves. */
 const citeHint = 'Notes the user linked in this message (cite them by their document number, like [1]):';
 
 /**
- * Resolves the wikilinks of a user's message and decides, in order, whether each note goes to the model
- * whole (while it fits `room.budget`) or as its summary with an instruction to call read_note. Notes are
- * counted with `room.tokens`, the context engine's count for the model, in the budget's unit.
+ * Resolves the wikilinks of a user's message and reads each linked note: its text as a numbered
+ * document, its summary and its title with how to read it. It sizes nothing: the context engine fits
+ * them to the request, in the budget's unit, and records the form it chose.
  */
 export async function directReferences(
   text: string,
   vault: ToolVault,
   numbers: DocumentNumbers,
-  room: { budget: number; tokens: (text: string) => number },
 ): Promise<DirectReferences> {
   const { links } = extractNote(text, 'message.md');
   const references: ChatReference[] = [];
-  const blocks: string[] = [];
   const items: ContextItemInput[] = [];
   const seen = new Set<string>();
-  let remaining = room.budget;
   for (const link of links) {
     const found = vault.index.resolveInMessage({ target: link.target, subpath: link.subpath });
     const key = found.path ? `${found.path}#${link.subpath ?? ''}` : `broken:${link.target}`;
@@ -52,7 +50,6 @@ export async function directReferences(
         summary: found.reason ?? 'No such note.',
       });
       const missing = `The note [[${link.target}]] does not exist in the vault.`;
-      blocks.push(missing);
       items.push({ kind: 'reference', label: `[[${link.target}]]`, include: 'direct', text: missing });
       continue;
     }
@@ -62,40 +59,40 @@ export async function directReferences(
       .readNote(info.path)
       .then((note) => note.content)
       .catch(() => null);
-    const whole =
-      content === null ? null : JSON.stringify({ document, title: info.title, path: info.path, content });
-    const wholeTokens = whole === null ? Number.POSITIVE_INFINITY : room.tokens(whole);
-    const inline = wholeTokens <= remaining;
+    const { title, path } = info;
     const summaryBlock = JSON.stringify({
       document,
-      title: info.title,
-      path: info.path,
+      title,
+      path,
       summary,
       note: 'Only the summary fits here: call read_note to read this note.',
     });
-    const block = inline ? whole! : summaryBlock;
+    const titleBlock = JSON.stringify({
+      document,
+      title,
+      path,
+      note: 'Not even its summary fits here: call read_note to read this note.',
+    });
     items.push({
       kind: 'reference',
-      label: info.title,
-      path: info.path,
+      label: title,
+      path,
       include: 'direct',
-      // The whole note when it could be read: the context engine cuts it or sends the summary instead.
-      text: whole ?? block,
+      // A note that could not be read is given as its summary.
+      text: content === null ? summaryBlock : JSON.stringify({ document, title, path, content }),
       fallback: summaryBlock,
-      readHint: `call read_note with "${info.path}"`,
+      stub: titleBlock,
+      readHint: `call read_note with "${path}"`,
     });
-    const tokens = inline ? wholeTokens : room.tokens(block);
-    remaining -= tokens;
-    blocks.push(block);
     references.push({
-      path: info.path,
-      title: info.title,
+      path,
+      title,
       kind: 'direct',
       toolCallId: null,
       document,
       subpath: link.subpath,
-      mode: inline ? 'inline' : 'summary',
-      tokens,
+      mode: null,
+      tokens: null,
       summary,
     });
   }
@@ -103,10 +100,7 @@ export async function directReferences(
   if (first) {
     first.text = `${citeHint}\n${first.text}`;
     if (first.fallback !== undefined) first.fallback = `${citeHint}\n${first.fallback}`;
+    if (first.stub !== undefined) first.stub = `${citeHint}\n${first.stub}`;
   }
-  return {
-    references,
-    context: blocks.length ? `${linkedNotesHeading}\n${blocks.join('\n')}` : '',
-    items,
-  };
+  return { references, items };
 }

@@ -56,6 +56,11 @@ export function RequestItems({ request }: { request: RequestContext }) {
                   <ItemLabel item={item} />
                   <ItemFacts item={item} kind={false} />
                   <span className="context-item-tokens">{exactTokens(item.tokens)}</span>
+                  {item.reason && (
+                    <span className="context-item-reason small" data-testid="context-item-reason">
+                      {item.reason}
+                    </span>
+                  )}
                 </li>
               ))}
             </ul>

@@ -37,6 +37,8 @@ export function formLabel(form: RequestItem['form']): string | null {
       return 'masked';
     case 'chunks':
       return 'passages';
+    case 'title':
+      return 'title only';
     default:
       return null;
   }
