@@ -1,4 +1,4 @@
-import { defaultCutNotice, type CutNotice } from './head-tail';
+import { defaultCutNotice, type CutNotice } from './fit/head-tail';
 
 /** Shares of the usable window; a part that needs less than its share leaves the rest to the others. */
 export interface BudgetShares {

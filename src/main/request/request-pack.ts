@@ -1,5 +1,5 @@
 import type { LlmMessage } from '../llm/llm-types';
-import type { PlacedItem } from './placed-items';
+import type { PlacedItem } from './fit/placed-items';
 import type { IncludeMode, RequestItem, ToolSchema } from './context-types';
 import { joinCost, messageOverhead, replyPriming, type TokenCounter } from './count/token-counter';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planBudget } from '../../../src/main/request/budget';
 import { defaultContextOptions } from '../../../src/main/request/context-options';
 import type { ContextItemInput } from '../../../src/main/request/context-types';
-import { cutHeadTail } from '../../../src/main/request/head-tail';
+import { cutHeadTail } from '../../../src/main/request/fit/head-tail';
 import { messageOverhead, TokenCounter } from '../../../src/main/request/count/token-counter';
 import { baseInput, filler, gpt4o, newEngine } from './context-fixtures';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Summarizer } from '../../../src/main/request/history/compaction';
 import { chunkCompaction } from '../../../src/main/request/history/compaction-chunks';
 import type { CompactionPlan } from '../../../src/main/request/history/compaction-plan';
-import { defaultCutNotice } from '../../../src/main/request/head-tail';
+import { defaultCutNotice } from '../../../src/main/request/fit/head-tail';
 import { checkSummary, cleanSummary } from '../../../src/main/request/history/summary-validation';
 import { buildSummaryPrompt } from '../../../src/main/request/history/summary-prompt';
 import { messageOverhead, TokenCounter } from '../../../src/main/request/count/token-counter';

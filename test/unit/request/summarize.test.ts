@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chunkCompaction } from '../../../src/main/request/history/compaction-chunks';
 import type { CompactionPlan } from '../../../src/main/request/history/compaction-plan';
 import type { ConversationMessage } from '../../../src/main/request/context-types';
-import { defaultCutNotice } from '../../../src/main/request/head-tail';
+import { defaultCutNotice } from '../../../src/main/request/fit/head-tail';
 import { TokenCounter } from '../../../src/main/request/count/token-counter';
 import { baseInput, conversation, gpt4o, newEngine } from './context-fixtures';
 

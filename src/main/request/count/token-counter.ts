@@ -1,7 +1,7 @@
 import type { LlmMessage } from '../../llm/llm-types';
 import { ContentCache } from './content-cache';
 import type { ToolSchema } from '../context-types';
-import { cutHeadTail, type Cut } from '../head-tail';
+import { cutHeadTail, type Cut } from '../fit/head-tail';
 import { encodingCounter, type EncodingName } from './token-encodings';
 
 /** What every chat message costs besides its content (role and separators), as OpenAI documents it. */

@@ -1,6 +1,6 @@
 import type { CompactionPlan } from './compaction-plan';
-import type { CutNotice } from '../head-tail';
-import { cutHeadTail } from '../head-tail';
+import type { CutNotice } from '../fit/head-tail';
+import { cutHeadTail } from '../fit/head-tail';
 import { transcriptLines } from './summary-prompt';
 import type { TokenCounter } from '../count/token-counter';
 

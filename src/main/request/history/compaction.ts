@@ -1,7 +1,7 @@
 import { chunkCompaction, type CompactionChunk } from './compaction-chunks';
 import type { CompactionPlan } from './compaction-plan';
 import type { StoredSummary } from '../context-types';
-import type { CutNotice } from '../head-tail';
+import type { CutNotice } from '../fit/head-tail';
 import { buildSummaryPrompt } from './summary-prompt';
 import { checkSummary, cleanSummary } from './summary-validation';
 import type { TokenCounter } from '../count/token-counter';

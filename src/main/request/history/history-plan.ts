@@ -2,7 +2,7 @@ import type { LlmMessage } from '../../llm/llm-types';
 import type { ContextOptions } from '../context-options';
 import type { ContextStrategy, ConversationMessage, HistoryAttachment } from '../context-types';
 import { blocksOf, sendable, turnStarts, type Block } from './conversation-blocks';
-import { sourceKey } from '../head-tail';
+import { sourceKey } from '../fit/head-tail';
 import type { TokenCounter } from '../count/token-counter';
 
 export interface HistoryInput {

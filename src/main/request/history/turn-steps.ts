@@ -1,7 +1,7 @@
 import type { LlmMessage } from '../../llm/llm-types';
 import type { ContextOptions } from '../context-options';
 import type { RequestItem } from '../context-types';
-import { sourceKey } from '../head-tail';
+import { sourceKey } from '../fit/head-tail';
 import type { TokenCounter } from '../count/token-counter';
 
 export interface TurnStep {

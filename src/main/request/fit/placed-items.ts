@@ -1,8 +1,8 @@
-import type { ContextOptions } from './context-options';
-import type { ContextItemInput, DroppedItem, SentItem } from './context-types';
+import type { ContextOptions } from '../context-options';
+import type { ContextItemInput, DroppedItem, SentItem } from '../context-types';
 import { itemForms, type ItemChoice } from './item-forms';
 import { fitLinkedNotes } from './linked-note-fit';
-import type { TokenCounter } from './count/token-counter';
+import type { TokenCounter } from '../count/token-counter';
 
 /** An item as it goes into the request. */
 export interface PlacedItem extends ItemChoice {

@@ -1,4 +1,4 @@
-import type { ContextItemInput, SentItem } from './context-types';
+import type { ContextItemInput, SentItem } from '../context-types';
 import type { ItemChoice, ItemForms } from './item-forms';
 
 /** What the reasons call the room the linked notes share. */

@@ -1,5 +1,5 @@
-import type { ContextKind } from './context-types';
-import type { TokenCounter } from './count/token-counter';
+import type { ContextKind } from '../context-types';
+import type { TokenCounter } from '../count/token-counter';
 
 /** What a cut text was, for the notice that replaces its middle. */
 export interface CutSource {
