@@ -10,7 +10,9 @@ import type {
   TagCount,
   VaultHealth,
 } from '../../shared/index-domain';
+import type { HealthLinkPage, HealthSummary } from '../../shared/health-domain';
 import type { SqliteDatabase } from '../storage/database';
+import type { HealthGroupQuery } from './health-issues';
 import { linksInNote } from './links-in-note';
 import { likeThisQuery, similarByWords } from './more-like-this';
 import type { NoteHash } from './note-catalog';
@@ -55,6 +57,22 @@ export abstract class IndexReads {
       warnings: reads.warnings(),
       notices: this.indexNotices(),
     };
+  }
+
+  /** The health issues grouped by kind and target, with the warnings and notices; under `folder` when given. */
+  healthSummary(folder: string | null = null): HealthSummary {
+    const { health } = this.require();
+    return {
+      folder,
+      kinds: health.kinds(folder),
+      warnings: health.warnings(folder),
+      notices: this.indexNotices(),
+    };
+  }
+
+  /** A page of the links of one group of healthSummary(). */
+  healthLinks(query: HealthGroupQuery): HealthLinkPage {
+    return this.require().health.groupLinks(query);
   }
 
   /** The sizes of health()'s lists, without reading them. */
