@@ -126,6 +126,7 @@ test('an index that cannot be read is rebuilt, and the health view says so', asy
   await expect(notice).toContainText(`${file} could not be read; it is being rebuilt from the vault.`);
   await expect(page.locator('[data-testid="health-group"][data-kind="broken"]')).toHaveCount(1);
   // Opening a note from the tree shows it in place of the health view.
+  await app.openFolders('people');
   await app.note('Niklas Luhmann').click();
   await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
 });
@@ -133,6 +134,7 @@ test('an index that cannot be read is rebuilt, and the health view says so', asy
 test('editing files on disk updates the open note and its backlinks without a reload', async ({ page }) => {
   const app = new AppPage(page);
   await page.goto(server.url);
+  await app.openFolders('people');
   await app.note('Niklas Luhmann').click();
   await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
   const backlinks = page.getByTestId('backlink');
@@ -156,6 +158,7 @@ test('editing files on disk updates the open note and its backlinks without a re
 test('an edit elsewhere that links the open note reloads it once', async ({ page }) => {
   const app = new AppPage(page);
   await page.goto(server.url);
+  await app.openFolders('people');
   await app.note('Niklas Luhmann').click();
   await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
   await expect(page.getByTestId('backlink').first()).toBeVisible();
@@ -180,6 +183,7 @@ test('the open note renamed on disk is followed, without closing the health view
 }) => {
   const app = new AppPage(page);
   await page.goto(server.url);
+  await app.openFolders('people');
   await app.note('Niklas Luhmann').click();
   await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
   await page.getByTestId('health-button').click();
@@ -259,6 +263,7 @@ test('deleting the vault folder while it is open says so and keeps the notes rea
 test('a vault folder that comes back is read again, with the open note kept', async ({ page }) => {
   const app = new AppPage(page);
   await page.goto(server.url);
+  await app.openFolders('people');
   await app.note('Niklas Luhmann').click();
   await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
   // A drive unplugged, then plugged in again with a note written elsewhere meanwhile.
