@@ -53,7 +53,8 @@ export function coreHandlers(services: CoreServices): Pick<Handlers, CoreChannel
       return { ...note, links: index.linksIn(path, note.content) };
     },
     'attachments:read': async ({ path }) => vault.readAttachment(path),
-    'vault:health': async () => index.health(),
+    'health:summary': async (input) => index.healthSummary(input?.folder ?? null),
+    'health:links': async (query) => index.healthLinks(query),
     'vault:issues': async () => index.issueCounts(),
     'index:status': async () => index.status(),
     'index:cancel': async () => {

@@ -35,8 +35,8 @@ import type {
   SearchHit,
   TagCount,
   HealthCounts,
-  VaultHealth,
 } from './index-domain';
+import type { HealthLinkPage, HealthSummary } from './health-domain';
 
 import { event, request, sessionId } from './contract-definitions';
 import type { MessageDelta } from './chat/message-delta';
@@ -76,8 +76,25 @@ export const requests = {
   'notes:read': request<NoteFile>()(z.object({ path: vaultRelativePath }).strict()),
   /** An attachment's bytes (images shown in the note viewer), by vault-relative path. */
   'attachments:read': request<AttachmentFile>()(z.object({ path: vaultRelativePath }).strict()),
-  /** Broken links, ambiguous links, broken subpaths and every warning about the vault's files. */
-  'vault:health': request<VaultHealth>()(z.undefined()),
+  /**
+   * The vault's health: its issues grouped by kind and target with their counts (not the links), every
+   * warning about its files, and notices about the index; only issues and warnings under `folder` when given.
+   */
+  'health:summary': request<HealthSummary>()(
+    z.object({ folder: vaultRelativePath.optional() }).strict().optional(),
+  ),
+  /** A page of the links of one group of `health:summary`, in the order of their notes' paths and lines. */
+  'health:links': request<HealthLinkPage>()(
+    z
+      .object({
+        kind: z.string().min(1).max(100),
+        key: z.string().max(8192),
+        folder: vaultRelativePath.optional(),
+        offset: z.number().int().min(0),
+        limit: z.number().int().min(1).max(500),
+      })
+      .strict(),
+  ),
   /** How many of each the health lists hold; cheap enough to ask after every change. */
   'vault:issues': request<HealthCounts>()(z.undefined()),
   /** Indexing progress and the counts of the last finished pass. */

@@ -51,7 +51,7 @@ async function watchComplaints(page: Page): Promise<() => Promise<string[]>> {
 
 /** Opens every folder of the tree, then every note in it, waiting for each to show. */
 async function openEveryNote(app: AppPage): Promise<void> {
-  await expect(app.tree.locator('.tree-note').first()).toBeVisible();
+  await expect(app.tree.getByRole('treeitem').first()).toBeVisible();
   const closed = app.tree.locator('li[aria-expanded="false"] .tree-folder');
   while ((await closed.count()) > 0) await closed.first().click();
   // Rows are told apart by their path (two notes may share a name).

@@ -1,7 +1,7 @@
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { AppPage } from '../support/app-page';
 import { startKastenServer, type RunningServer } from '../support/kasten-server';
 import { readmeScreenshot } from '../support/readme-screenshot';
@@ -12,7 +12,16 @@ interface ExpectedLink {
   source: string;
   line: number;
   raw: string;
+  target: string;
+  subpath: string | null;
+  resolved: string | null;
   status: string;
+}
+
+/** The group a link is listed under: its target, or for a broken heading or block, the note and the subpath. */
+function groupOf(link: ExpectedLink): string {
+  if (link.status !== 'broken-subpath') return link.target;
+  return `${link.target || basename(link.resolved!, '.md')}#${link.subpath}`;
 }
 
 let server: RunningServer;
@@ -33,7 +42,7 @@ test.afterEach(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
-test('the health view lists every broken link, broken heading and warning of the fixture vaults', async ({
+test('the health view groups every broken link and broken heading of the fixture vault by target, and lists its warnings', async ({
   page,
 }) => {
   const app = new AppPage(page);
@@ -49,23 +58,34 @@ test('the health view lists every broken link, broken heading and warning of the
   );
   await page.getByTestId('health-button').click();
   const health = page.getByTestId('health-view');
+  const sections = health.getByTestId('health-section');
+  await expect(sections).toHaveText([
+    /Broken links\s*8 links to 7 targets/,
+    /Broken headings and blocks\s*6 links to 6 targets/,
+    /Warnings\s*3 files/,
+  ]);
 
-  /** The section lists exactly these links, each once, by its text and where it is. */
-  const expectListed = async (items: Locator, links: ExpectedLink[]) => {
-    await expect(items).toHaveCount(links.length);
+  /** Each link is listed, once, by where it is and as written, in the group of its target. */
+  const groups = health.getByTestId('health-group');
+  for (const links of [broken, brokenSubpaths]) {
     for (const link of links) {
+      const target = new RegExp(`^${groupOf(link).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+      const group = groups.filter({ has: page.locator('.health-target', { hasText: target }) });
+      await expect(group).toHaveCount(1);
+      await group.click();
+      const items = health.getByTestId('health-link');
+      const inGroup = links.filter((other) => groupOf(other) === groupOf(link));
+      await expect(items).toHaveCount(inGroup.length);
       await expect(
         items.filter({ hasText: `${link.source}:${link.line}` }).filter({ hasText: link.raw }),
       ).toHaveCount(1);
+      await group.click();
     }
-  };
-  const brokenItems = health.getByTestId('health-broken-link');
-  await expectListed(brokenItems, broken);
-  const subpathItems = health.getByTestId('health-broken-subpath');
-  await expectListed(subpathItems, brokenSubpaths);
-  // Each says why, in words.
-  await expect(brokenItems.filter({ hasText: '[[../Target]]' }).first()).toContainText('outside the vault');
-  await expect(subpathItems.filter({ hasText: '[[Target#^no-block]]' })).toContainText('No block ^no-block');
+  }
+  // Two links to one missing note are one group; a group says why once for all its links.
+  await expect(groups.filter({ hasText: 'Nowhere —' })).toContainText('Nowhere — 2 links in 1 note');
+  await expect(groups.filter({ hasText: '../Target' }).first()).toContainText('outside the vault');
+  await expect(groups.filter({ hasText: 'Target#^no-block' })).toContainText('No block ^no-block');
 
   const warnings = health.getByTestId('health-warning');
   await expect(warnings).toHaveCount(3);
@@ -75,7 +95,8 @@ test('the health view lists every broken link, broken heading and warning of the
   await readmeScreenshot(page, 'health');
 
   // An issue opens its note; a warning opens the file it is about.
-  await subpathItems.filter({ hasText: '[[#Nowhere here]]' }).click();
+  await groups.filter({ hasText: 'Deeper#Nowhere here' }).click();
+  await health.getByTestId('health-link').filter({ hasText: '[[#Nowhere here]]' }).click();
   await expect(app.viewerTitle()).toHaveText('Deeper');
   await page.getByTestId('health-button').click();
   await warnings.filter({ hasText: 'odd/bad yaml.md' }).click();

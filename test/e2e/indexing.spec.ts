@@ -64,6 +64,7 @@ test('during a cold index a block link lands on its block, and a message waits f
   // The index has not read the target yet: the link is not taken for broken, the embed and the link
   // find the block in the note's own text.
   await page.setViewportSize({ width: 1280, height: 600 });
+  await app.openFolders('aa');
   await app.note('Linking note').click();
   await expect(app.wikilink('the late block')).not.toHaveClass(/wikilink-broken/);
   const embed = app.viewer.getByTestId('note-embed');

@@ -90,13 +90,19 @@ test('health lists [[AI]] as an alias of Artificial Intelligence, unresolved, wi
   await page.goto(server.url);
   await expect(page.getByTestId('health-button')).toHaveText('⚠ 1 issue');
   await page.getByTestId('health-button').click();
-  const row = page.getByTestId('health-alias-link');
+  await expect(page.getByTestId('health-section')).toHaveCount(1);
+  await expect(page.getByTestId('health-section')).toContainText('Links naming an alias');
+  const group = page.locator('[data-testid="health-group"][data-kind="alias"]');
+  await expect(group).toHaveCount(1);
+  await expect(group).toContainText('AI');
+  await expect(group).toContainText('“AI” is an alias of Artificial Intelligence');
+  await group.click();
+  const row = page.getByTestId('health-link');
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('[[AI]]');
-  await expect(row).toContainText('“AI” is an alias of Artificial Intelligence');
-  await expect(row).toContainText('Write [[Artificial Intelligence|AI]]');
+  await expect(row.getByTestId('health-fix')).toHaveText('Write [[Artificial Intelligence|AI]]');
   await expect(row).toContainText('Reading list.md:3');
-  await expect(page.getByTestId('health-broken-link')).toHaveCount(0);
+  await expect(page.locator('[data-testid="health-group"][data-kind="broken"]')).toHaveCount(0);
 
   // In the note, the link is broken and says how to fix it.
   await row.click();

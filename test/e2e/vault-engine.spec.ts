@@ -72,26 +72,38 @@ test('the health view lists broken links and opens the note that has one', async
   await page.getByTestId('health-button').click();
   const health = page.getByTestId('health-view');
   await expect(health).toBeVisible();
-  const broken = health.getByTestId('health-broken-link');
+  const broken = health.locator('[data-testid="health-group"][data-kind="broken"]');
   await expect(broken).toHaveCount(1);
-  await expect(broken).toContainText('Commonplace book');
-  await expect(broken).toContainText('concepts/Links between notes.md');
+  await expect(broken).toContainText('Commonplace book — 1 link');
   await broken.click();
+  const link = health.getByTestId('health-link');
+  await expect(link).toContainText('concepts/Links between notes.md');
+  await link.click();
   await expect(app.viewerTitle()).toHaveText('Links between notes');
 });
 
-test('a long list of issues shows its first hundred, and all of them on request', async ({ page }) => {
+test('a long list of issues is in the page a screenful at a time, down to its last one', async ({ page }) => {
   const links = Array.from({ length: 150 }, (_, index) => `- [[Nowhere ${index}]]`).join('\n');
   writeFileSync(join(vault, 'Many broken.md'), `# Many broken\n\n${links}\n`);
   await page.goto(server.url);
   // The sample vault's own broken link, and these.
   await expect(page.getByTestId('health-button')).toHaveText('⚠ 151 issues');
   await page.getByTestId('health-button').click();
-  const broken = page.getByTestId('health-broken-link');
-  await expect(broken).toHaveCount(100);
-  await page.getByRole('button', { name: 'Show all 151' }).click();
-  await expect(broken).toHaveCount(151);
-  await broken.filter({ hasText: '[[Nowhere 149]]' }).click();
+  const health = page.getByTestId('health-view');
+  await expect(health.getByTestId('health-section')).toContainText('151 links to 151 targets');
+  const groups = health.getByTestId('health-group');
+  await expect(groups.first()).toBeVisible();
+  expect(await groups.count()).toBeLessThan(80);
+  // By name after the one link each: Nowhere 99 comes last.
+  const last = groups.filter({ hasText: 'Nowhere 99 —' });
+  await expect
+    .poll(async () => {
+      await health.getByTestId('health-list').evaluate((list) => (list.scrollTop = list.scrollHeight));
+      return last.count();
+    })
+    .toBe(1);
+  await last.click();
+  await health.getByTestId('health-link').filter({ hasText: '[[Nowhere 99]]' }).click();
   await expect(new AppPage(page).viewerTitle()).toHaveText('Many broken');
 });
 
@@ -112,8 +124,9 @@ test('an index that cannot be read is rebuilt, and the health view says so', asy
   const notice = page.getByTestId('health-notice');
   await expect(notice).toHaveCount(1);
   await expect(notice).toContainText(`${file} could not be read; it is being rebuilt from the vault.`);
-  await expect(page.getByTestId('health-broken-link')).toHaveCount(1);
+  await expect(page.locator('[data-testid="health-group"][data-kind="broken"]')).toHaveCount(1);
   // Opening a note from the tree shows it in place of the health view.
+  await app.openFolders('people');
   await app.note('Niklas Luhmann').click();
   await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
 });
@@ -121,6 +134,7 @@ test('an index that cannot be read is rebuilt, and the health view says so', asy
 test('editing files on disk updates the open note and its backlinks without a reload', async ({ page }) => {
   const app = new AppPage(page);
   await page.goto(server.url);
+  await app.openFolders('people');
   await app.note('Niklas Luhmann').click();
   await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
   const backlinks = page.getByTestId('backlink');
@@ -144,6 +158,7 @@ test('editing files on disk updates the open note and its backlinks without a re
 test('an edit elsewhere that links the open note reloads it once', async ({ page }) => {
   const app = new AppPage(page);
   await page.goto(server.url);
+  await app.openFolders('people');
   await app.note('Niklas Luhmann').click();
   await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
   await expect(page.getByTestId('backlink').first()).toBeVisible();
@@ -168,6 +183,7 @@ test('the open note renamed on disk is followed, without closing the health view
 }) => {
   const app = new AppPage(page);
   await page.goto(server.url);
+  await app.openFolders('people');
   await app.note('Niklas Luhmann').click();
   await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
   await page.getByTestId('health-button').click();
@@ -247,6 +263,7 @@ test('deleting the vault folder while it is open says so and keeps the notes rea
 test('a vault folder that comes back is read again, with the open note kept', async ({ page }) => {
   const app = new AppPage(page);
   await page.goto(server.url);
+  await app.openFolders('people');
   await app.note('Niklas Luhmann').click();
   await expect(app.viewerTitle()).toHaveText('Niklas Luhmann');
   // A drive unplugged, then plugged in again with a note written elsewhere meanwhile.

@@ -53,6 +53,7 @@ test('the sample vault opens on first start, and notes and wikilinks open in the
 test('a heading link opens the note at the heading; a broken link says why', async ({ page }) => {
   const app = new AppPage(page);
   await page.goto(server.url);
+  await app.openFolders('concepts');
   await app.note('Atomic notes').click();
   await app.wikilink('Zettelkasten method#Links').click();
   await expect(app.viewerTitle()).toHaveText('Zettelkasten method');
@@ -114,6 +115,8 @@ test('a vault of thousands of notes shows its tree at once and scrolls to the la
   try {
     await page.goto(server.url);
     await expect(app.statusBar).toContainText('3001 notes');
+    await app.openFolders('projects');
+    await app.openFolders('archive');
     await expect(app.note('Note 0000')).toBeVisible();
     // Only the rows in view are in the page, not 3,000.
     expect(await app.tree.getByRole('treeitem').count()).toBeLessThan(120);

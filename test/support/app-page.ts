@@ -38,6 +38,21 @@ export class AppPage {
     return this.tree.locator('.tree-folder', { hasText: name });
   }
 
+  /** A folder's row in the tree, by its name (followed by its count of notes). */
+  folderRow(name: string): Locator {
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return this.tree.getByRole('treeitem', { name: new RegExp(`^${escaped}( \\d+)?$`) });
+  }
+
+  /** Opens each closed folder on `path` (`projects/alpha`): the tree starts with its folders closed. */
+  async openFolders(path: string): Promise<void> {
+    for (const name of path.split('/')) {
+      const row = this.folderRow(name);
+      if ((await row.getAttribute('aria-expanded')) !== 'true') await row.getByRole('button').click();
+      await expect(row).toHaveAttribute('aria-expanded', 'true');
+    }
+  }
+
   viewerTitle(): Locator {
     return this.viewer.locator('header').getByRole('heading', { level: 2 });
   }

@@ -11,8 +11,10 @@ import type {
   TagCount,
   VaultHealth,
 } from '../../shared/index-domain';
+import type { HealthLinkPage, HealthSummary } from '../../shared/health-domain';
 import { aliasFix, shortestLinkTarget } from '../../shared/links/link-text';
 import type { SqliteDatabase } from '../storage/database';
+import type { HealthGroupQuery } from './health-issues';
 import { linksInNote } from './links-in-note';
 import { likeThisQuery, similarByWords } from './more-like-this';
 import type { NoteHash } from './note-catalog';
@@ -60,6 +62,28 @@ export abstract class IndexReads {
       brokenSubpaths: reads.links(['broken-subpath']),
       warnings: reads.warnings(),
       notices: this.indexNotices(),
+    };
+  }
+
+  /** The health issues grouped by kind and target, with the warnings and notices; under `folder` when given. */
+  healthSummary(folder: string | null = null): HealthSummary {
+    const { health } = this.require();
+    return {
+      folder,
+      kinds: health.kinds(folder),
+      warnings: health.warnings(folder),
+      notices: this.indexNotices(),
+    };
+  }
+
+  /** A page of the links of one group of healthSummary(). */
+  healthLinks(query: HealthGroupQuery): HealthLinkPage {
+    const { health, resolver } = this.require();
+    const page = health.groupLinks(query);
+    // A link naming an alias comes with the link to write instead.
+    return {
+      ...page,
+      links: page.links.map((link) => ({ ...link, fix: aliasFix(link, resolver) ?? undefined })),
     };
   }
 

@@ -78,6 +78,18 @@ export class LinkReads {
     return rows.map(toResolvedLink);
   }
 
+  /** The links with these row ids, in source order. */
+  byIds(ids: readonly number[]): ResolvedLink[] {
+    if (ids.length === 0) return [];
+    return this.db
+      .prepare<[string], LinkRow>(
+        `SELECT ${linkColumns} FROM links l JOIN notes n ON n.id = l.note_id
+         WHERE l.id IN (SELECT value FROM json_each(?)) ORDER BY n.path, l.line, l.col`,
+      )
+      .all(JSON.stringify(ids))
+      .map(toResolvedLink);
+  }
+
   outgoing(path: string): ResolvedLink[] {
     return this.db
       .prepare<[string], LinkRow>(

@@ -1,6 +1,7 @@
 import { VaultLinkResolver } from '../../shared/links/link-resolver';
 import type { SqliteDatabase } from '../storage/database';
 import { openIndexDatabase } from '../storage/index-database';
+import { HealthIssues } from './health-issues';
 import { IndexStore } from './index-store';
 import { LinkReads } from './link-reads';
 import { LinkResolutions } from './link-resolutions';
@@ -15,6 +16,8 @@ export interface OpenIndex {
   db: SqliteDatabase;
   store: IndexStore;
   reads: LinkReads;
+  /** The health issues grouped by kind and target. */
+  health: HealthIssues;
   resolutions: LinkResolutions;
   search: NoteSearch;
   /** How common the index's terms are, for "more like this". */
@@ -36,11 +39,13 @@ export function openIndex(root: string, lock: WriterLock, onNotice: (message: st
 /** The index of the vault at `root` in `db`, as it is there. */
 export function indexOver(root: string, db: SqliteDatabase, lock: WriterLock | null): OpenIndex {
   const store = new IndexStore(db);
+  const reads = new LinkReads(db);
   return {
     root,
     db,
     store,
-    reads: new LinkReads(db),
+    reads,
+    health: new HealthIssues(db, reads),
     resolutions: new LinkResolutions(db),
     search: new NoteSearch(db),
     terms: new TermStatistics(db),

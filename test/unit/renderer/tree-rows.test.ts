@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { treeKeyAction, visibleRows } from '../../../src/renderer/src/features/vault/tree-rows';
+import { foldersAbove } from '../../../src/renderer/src/features/vault/tree-store';
 import type { TreeEntry } from '../../../src/shared/domain';
 
 const note = (path: string): TreeEntry => ({
@@ -21,13 +22,14 @@ const entries: TreeEntry[] = [
   note('top.md'),
 ];
 
-const shown = (toggled: string[]) =>
-  visibleRows(entries, new Set(toggled)).map((row) => `${'  '.repeat(row.depth)}${row.entry.path}`);
+const shown = (expanded: string[]) =>
+  visibleRows(entries, new Set(expanded)).map((row) => `${'  '.repeat(row.depth)}${row.entry.path}`);
 
 describe('the note tree rows', () => {
-  it('opens top-level folders and closes deeper ones until toggled, in tree order', () => {
-    expect(shown([])).toEqual(['a', '  a/deep', '  a/one.md', 'b', '  b/two.md', 'top.md']);
-    expect(shown(['a/deep'])).toEqual([
+  it('shows the top level with every folder closed until opened, in tree order', () => {
+    expect(shown([])).toEqual(['a', 'b', 'top.md']);
+    expect(shown(['a'])).toEqual(['a', '  a/deep', '  a/one.md', 'b', 'top.md']);
+    expect(shown(['a', 'a/deep', 'b'])).toEqual([
       'a',
       '  a/deep',
       '    a/deep/x.md',
@@ -36,11 +38,12 @@ describe('the note tree rows', () => {
       '  b/two.md',
       'top.md',
     ]);
-    expect(shown(['a', 'a/deep'])).toEqual(['a', 'b', '  b/two.md', 'top.md']);
+    // An open folder inside a closed one stays hidden, and opens again with it.
+    expect(shown(['a/deep'])).toEqual(['a', 'b', 'top.md']);
   });
 
   it('marks which folders are open', () => {
-    const rows = visibleRows(entries, new Set(['b']));
+    const rows = visibleRows(entries, new Set(['a']));
     expect(
       rows.filter((row) => row.entry.kind === 'folder').map((row) => [row.entry.path, row.expanded]),
     ).toEqual([
@@ -49,19 +52,27 @@ describe('the note tree rows', () => {
       ['b', false],
     ]);
   });
+
+  it('names the folders that hold a note, outermost first', () => {
+    expect(foldersAbove('a/deep/x.md')).toEqual(['a', 'a/deep']);
+    expect(foldersAbove('top.md')).toEqual([]);
+  });
 });
 
 describe('keys in the note tree', () => {
   // a, a/deep (closed), a/one.md, b, b/two.md, top.md
-  const rows = visibleRows(entries, new Set());
+  const rows = visibleRows(entries, new Set(['a', 'b']));
 
-  it('moves down, up, to the ends, and starts at the top when no row is active', () => {
+  it('moves down, up, to the ends; with no row active, Home and the arrows go to the first row, End to the last', () => {
     expect(treeKeyAction('ArrowDown', rows, 0)).toEqual({ kind: 'move', index: 1 });
     expect(treeKeyAction('ArrowDown', rows, 5)).toEqual({ kind: 'move', index: 5 });
     expect(treeKeyAction('ArrowUp', rows, 0)).toEqual({ kind: 'move', index: 0 });
     expect(treeKeyAction('End', rows, 1)).toEqual({ kind: 'move', index: 5 });
     expect(treeKeyAction('Home', rows, 4)).toEqual({ kind: 'move', index: 0 });
     expect(treeKeyAction('ArrowDown', rows, -1)).toEqual({ kind: 'move', index: 0 });
+    expect(treeKeyAction('Home', rows, -1)).toEqual({ kind: 'move', index: 0 });
+    expect(treeKeyAction('End', rows, -1)).toEqual({ kind: 'move', index: 5 });
+    expect(treeKeyAction('End', [], -1)).toBeNull();
     expect(treeKeyAction('Enter', rows, -1)).toBeNull();
   });
 

@@ -1,93 +1,95 @@
-import { useState, type ReactNode } from 'react';
-import type { ResolvedLink, VaultHealth } from '../../../../shared/index-domain';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { HealthSummary } from '../../../../shared/health-domain';
 import { useEscapeLayer } from '../../components/use-escape-layer';
 import { useNoteStore } from '../notes/note-store';
-import { useHealthStore } from './health-store';
+import { useVaultStore } from '../vault/vault-store';
+import { healthRows, type HealthRow } from './health-rows';
+import { linkAt, useHealthStore } from './health-store';
+import { HealthRowView, type HealthRowActions } from './HealthRowView';
 import './health.css';
 
-/** Items a section shows before "Show all": a large vault can have thousands of ambiguous links. */
-const shownAtFirst = 100;
+/** A row's height before it is measured; rows wrap, so each is measured once shown. */
+function estimatedHeight(row: HealthRow | undefined): number {
+  if (row?.type === 'link') return 76;
+  if (row?.type === 'group' && row.group.reason) return 52;
+  return 36;
+}
 
-/** A titled list of issues, the first hundred of them until the user asks for all. */
-function IssueSection<Item>({
-  title,
-  items,
-  render,
-}: {
-  title: string;
-  items: Item[];
-  render: (item: Item) => ReactNode;
-}) {
-  const [all, setAll] = useState(false);
-  if (items.length === 0) return null;
-  const shown = all ? items : items.slice(0, shownAtFirst);
+function issuesIn(summary: HealthSummary): number {
+  return summary.kinds.reduce((sum, kind) => sum + kind.links, summary.warnings.length);
+}
+
+function FolderFilter({ folder, onChange }: { folder: string; onChange: (folder: string) => void }) {
+  const folders = useVaultStore((state) => state.folders);
   return (
-    <section className="health-section">
-      <h3>
-        {title} <span className="muted">{items.length.toLocaleString()}</span>
-      </h3>
-      <ul>{shown.map(render)}</ul>
-      {shown.length < items.length && (
-        <button type="button" className="link-button" onClick={() => setAll(true)}>
-          Show all {items.length.toLocaleString()}
-        </button>
-      )}
-    </section>
+    <label className="health-folder">
+      <span>Folder</span>
+      <select value={folder} onChange={(event) => onChange(event.target.value)}>
+        <option value="">All folders</option>
+        {folder && !folders.includes(folder) && <option value={folder}>{folder}</option>}
+        {folders.map((path) => (
+          <option key={path} value={path}>
+            {path}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
-function isHealthy(health: VaultHealth): boolean {
-  return Object.values(health).every((list: unknown[]) => list.length === 0);
-}
-
-function LinkIssues({
-  title,
-  links,
-  testId,
-  onOpen,
-}: {
-  title: string;
-  links: ResolvedLink[];
-  testId: string;
-  onOpen: (path: string, line: number) => void;
-}) {
-  return (
-    <IssueSection
-      title={title}
-      items={links}
-      render={(link) => (
-        <li key={`${link.source}:${link.line}:${link.column}`}>
-          <button
-            type="button"
-            className="health-item"
-            data-testid={testId}
-            onClick={() => onOpen(link.source, link.line)}
-          >
-            <code>{link.raw}</code>
-            <span className="health-reason">{link.reason}</span>
-            {link.fix && (
-              <span className="health-fix">
-                Write <code>{link.fix}</code>
-              </span>
-            )}
-            <span className="health-where">
-              {link.source}:{link.line}
-            </span>
-          </button>
-        </li>
-      )}
-    />
-  );
-}
-
-/** Vault health: everything in the vault that needs the user's attention; a click opens the spot. */
+/**
+ * Vault health: the issues grouped by kind and target, filtered by folder; a group opens to its links and
+ * a link to its spot. Only the rows in view are in the page, and the view is where it was left when it
+ * opens again.
+ */
 export function HealthView() {
-  const { health, error, show } = useHealthStore();
+  const { summary, error, folder, expanded, folded, pages, show, setFolder } = useHealthStore();
   const open = useNoteStore((state) => state.open);
   useEscapeLayer(true, () => show(false));
-  const openAt = (path: string, line: number | null) => {
-    show(false);
-    void open(path, line);
+  const rows = useMemo(
+    () => (summary ? healthRows(summary, { expanded, folded }) : []),
+    [summary, expanded, folded],
+  );
+  const scroller = useRef<HTMLDivElement>(null);
+  const [saved] = useState(() => useHealthStore.getState().scroll);
+  // The virtualizer is read on every render; nothing here is memoized by hand.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (index) => estimatedHeight(rows[index]),
+    getItemKey: (index) => rows[index]?.id ?? index,
+    overscan: 6,
+    initialOffset: saved?.offset ?? 0,
+    initialMeasurementsCache: saved?.measured ?? [],
+  });
+  const items = virtualizer.getVirtualItems();
+
+  useEffect(() => {
+    const { keepScroll } = useHealthStore.getState();
+    return () => keepScroll({ offset: virtualizer.scrollOffset ?? 0, measured: virtualizer.takeSnapshot() });
+  }, [virtualizer]);
+  // The links of open groups are read as their rows come into view.
+  useEffect(() => {
+    const { wantLink } = useHealthStore.getState();
+    for (const item of items) {
+      const row = rows[item.index];
+      if (row?.type === 'link') wantLink({ id: row.groupId, kind: row.kind, key: row.group.key }, row.index);
+    }
+  });
+
+  const actions: HealthRowActions = {
+    toggleSection: useHealthStore.getState().toggleSection,
+    toggleGroup: useHealthStore.getState().toggleGroup,
+    open: (path, line) => {
+      show(false);
+      void open(path, line);
+    },
+  };
+  const filter = (next: string) => {
+    setFolder(next);
+    virtualizer.scrollToOffset(0);
   };
 
   return (
@@ -103,67 +105,39 @@ export function HealthView() {
           ×
         </button>
       </header>
-      <div className="note-body">
-        {error && <p className="error">{error}</p>}
-        {!health && !error && <p className="muted">Reading the vault's health…</p>}
-        {health && isHealthy(health) && (
-          <p className="muted">Every link resolves and every file was read cleanly.</p>
+      <div className="health-toolbar">
+        <FolderFilter folder={folder} onChange={filter} />
+        {summary && (
+          <span className="muted" data-testid="health-total">
+            {issuesIn(summary).toLocaleString('en-US')} issues
+          </span>
         )}
-        {health && (
-          <>
-            <IssueSection
-              title="Index"
-              items={health.notices}
-              render={(notice) => (
-                <li key={notice} className="health-notice" data-testid="health-notice">
-                  {notice}
-                </li>
-              )}
-            />
-            <LinkIssues
-              title="Broken links"
-              links={health.broken}
-              testId="health-broken-link"
-              onOpen={openAt}
-            />
-            <LinkIssues
-              title="Links naming an alias"
-              links={health.aliasLinks}
-              testId="health-alias-link"
-              onOpen={openAt}
-            />
-            <LinkIssues
-              title="Broken headings and blocks"
-              links={health.brokenSubpaths}
-              testId="health-broken-subpath"
-              onOpen={openAt}
-            />
-            <LinkIssues
-              title="Ambiguous links"
-              links={health.ambiguous}
-              testId="health-ambiguous-link"
-              onOpen={openAt}
-            />
-            <IssueSection
-              title="Warnings"
-              items={health.warnings}
-              render={(warning) => (
-                <li key={`${warning.path}:${warning.message}`}>
-                  <button
-                    type="button"
-                    className="health-item"
-                    data-testid="health-warning"
-                    disabled={!/\.md$/i.test(warning.path)}
-                    onClick={() => openAt(warning.path, null)}
-                  >
-                    <span className="health-reason">{warning.message}</span>
-                    <span className="health-where">{warning.path}</span>
-                  </button>
-                </li>
-              )}
-            />
-          </>
-        )}
+      </div>
+      {error && <p className="error pad">{error}</p>}
+      {!summary && !error && <p className="muted pad">Reading the vault's health…</p>}
+      {summary && rows.length === 0 && (
+        <p className="muted pad">
+          {folder ? `Nothing to fix in ${folder}.` : 'Every link resolves and every file was read cleanly.'}
+        </p>
+      )}
+      <div className="health-list" ref={scroller} data-testid="health-list">
+        <div className="health-rows" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((item) => {
+            const row = rows[item.index]!;
+            const link = row.type === 'link' ? linkAt(pages, row.groupId, row.index) : undefined;
+            return (
+              <div
+                key={item.key}
+                ref={virtualizer.measureElement}
+                data-index={item.index}
+                className="health-row"
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                <HealthRowView row={row} link={link} actions={actions} />
+              </div>
+            );
+          })}
+        </div>
       </div>
     </section>
   );

@@ -44,7 +44,7 @@ export function startIndexSync(): void {
   kasten.vault.onChanged((change) => {
     if (change.reason !== 'opened') return;
     useSearchStore.getState().clear();
-    useHealthStore.getState().show(false);
+    useHealthStore.getState().reset();
     refresh();
   });
   kasten.index.status().then(

@@ -1,7 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useNoteStore } from '../notes/note-store';
 import { treeKeyAction, visibleRows, type TreeRow } from './tree-rows';
+import { useTreeStore } from './tree-store';
 import { useVaultStore } from './vault-store';
 
 /** Height of a row in pixels; `.tree-row` has this fixed height in vault.css. */
@@ -63,16 +64,18 @@ function Row({
 }
 
 /**
- * The vault's folders and notes; a click opens the note in the viewer. Only the rows in view (and a
- * few around them) are in the page: a 20k-note vault rendered whole took seconds and every scroll paid
- * for it.
+ * The vault's folders and notes; a click opens the note in the viewer. Folders start closed and stay as
+ * the user leaves them; the open note's folders open to show it, however it was opened. Only the rows in
+ * view (and a few around them) are in the page: a 20k-note vault rendered whole took seconds and every
+ * scroll paid for it.
  */
 export function NoteTree() {
   const entries = useVaultStore((state) => state.entries);
   const openPath = useNoteStore((state) => state.path);
+  const visit = useNoteStore((state) => state.visit);
   const open = useNoteStore((state) => state.open);
-  const [toggled, setToggled] = useState<ReadonlySet<string>>(() => new Set());
-  const rows = useMemo(() => visibleRows(entries, toggled), [entries, toggled]);
+  const { expanded, toggle: toggleFolder, collapseAll, reveal } = useTreeStore();
+  const rows = useMemo(() => visibleRows(entries, expanded), [entries, expanded]);
   const scroller = useRef<HTMLDivElement>(null);
   const tree = useRef<HTMLUListElement>(null);
   // Nothing here is memoized by hand, and the component re-renders on every scroll anyway.
@@ -87,6 +90,21 @@ export function NoteTree() {
   });
   const [activePath, setActivePath] = useState<string | null>(null);
   const activeIndex = activePath === null ? -1 : rows.findIndex((row) => row.entry.path === activePath);
+  // The note to bring into view once its row is in the tree (the tree may still be loading).
+  const [revealing, setRevealing] = useState<string | null>(null);
+  useEffect(() => {
+    if (openPath === null) return;
+    reveal(openPath);
+    setRevealing(openPath);
+  }, [openPath, visit, reveal]);
+  const revealedIndex = revealing === null ? -1 : rows.findIndex((row) => row.entry.path === revealing);
+  useEffect(() => {
+    if (revealedIndex < 0) return;
+    virtualizer.scrollToIndex(revealedIndex);
+    setActivePath(revealing);
+    setRevealing(null);
+  }, [revealedIndex, revealing, virtualizer]);
+
   // A clicked row becomes the active one, and the keys go on from there.
   const activate = (path: string) => {
     setActivePath(path);
@@ -94,11 +112,7 @@ export function NoteTree() {
   };
   const toggle = (path: string) => {
     activate(path);
-    setToggled((before) => {
-      const after = new Set(before);
-      if (!after.delete(path)) after.add(path);
-      return after;
-    });
+    toggleFolder(path);
   };
   const openNote = (path: string) => {
     activate(path);
@@ -122,40 +136,53 @@ export function NoteTree() {
   };
 
   return (
-    <div className="note-tree-scroller" ref={scroller}>
-      <ul
-        ref={tree}
-        className="note-tree"
-        role="tree"
-        aria-label="Notes"
-        tabIndex={0}
-        aria-activedescendant={activeIndex >= 0 ? `note-tree-row-${activeIndex}` : undefined}
-        onKeyDown={onKeyDown}
-        style={{ height: virtualizer.getTotalSize() }}
-      >
-        {virtualizer.getVirtualItems().map((item) => {
-          const row = rows[item.index]!;
-          return (
-            <li
-              key={row.entry.path}
-              id={`note-tree-row-${item.index}`}
-              role="treeitem"
-              aria-level={row.depth + 1}
-              aria-expanded={row.entry.kind === 'folder' ? row.expanded : undefined}
-              aria-selected={row.entry.path === openPath}
-              style={{ transform: `translateY(${item.start}px)` }}
-            >
-              <Row
-                row={row}
-                selected={row.entry.path === openPath}
-                active={item.index === activeIndex}
-                onToggle={toggle}
-                onOpen={openNote}
-              />
-            </li>
-          );
-        })}
-      </ul>
-    </div>
+    <>
+      <div className="tree-toolbar">
+        <button
+          type="button"
+          className="link-button"
+          onClick={collapseAll}
+          disabled={expanded.size === 0}
+          title="Close every folder"
+        >
+          Collapse all
+        </button>
+      </div>
+      <div className="note-tree-scroller" ref={scroller}>
+        <ul
+          ref={tree}
+          className="note-tree"
+          role="tree"
+          aria-label="Notes"
+          tabIndex={0}
+          aria-activedescendant={activeIndex >= 0 ? `note-tree-row-${activeIndex}` : undefined}
+          onKeyDown={onKeyDown}
+          style={{ height: virtualizer.getTotalSize() }}
+        >
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index]!;
+            return (
+              <li
+                key={row.entry.path}
+                id={`note-tree-row-${item.index}`}
+                role="treeitem"
+                aria-level={row.depth + 1}
+                aria-expanded={row.entry.kind === 'folder' ? row.expanded : undefined}
+                aria-selected={row.entry.path === openPath}
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                <Row
+                  row={row}
+                  selected={row.entry.path === openPath}
+                  active={item.index === activeIndex}
+                  onToggle={toggle}
+                  onOpen={openNote}
+                />
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+    </>
   );
 }

@@ -7,22 +7,17 @@ export interface TreeRow {
   expanded: boolean;
 }
 
-/** Top-level folders start open, deeper ones closed; `toggled` holds the folders the user flipped. */
-function isExpanded(path: string, depth: number, toggled: ReadonlySet<string>): boolean {
-  return (depth === 0) !== toggled.has(path);
-}
-
-/** The rows a person sees, in order: every entry whose folders are all open. */
-export function visibleRows(entries: readonly TreeEntry[], toggled: ReadonlySet<string>): TreeRow[] {
+/** The rows a person sees, in order: every entry whose folders are all in `expanded`. */
+export function visibleRows(entries: readonly TreeEntry[], expanded: ReadonlySet<string>): TreeRow[] {
   const rows: TreeRow[] = [];
   const stack: { entry: TreeEntry; depth: number }[] = entries
     .map((entry) => ({ entry, depth: 0 }))
     .reverse();
   for (let next = stack.pop(); next; next = stack.pop()) {
     const { entry, depth } = next;
-    const expanded = entry.kind === 'folder' && isExpanded(entry.path, depth, toggled);
-    rows.push({ entry, depth, expanded });
-    if (entry.kind === 'folder' && expanded) {
+    const open = entry.kind === 'folder' && expanded.has(entry.path);
+    rows.push({ entry, depth, expanded: open });
+    if (entry.kind === 'folder' && open) {
       for (let index = entry.children.length - 1; index >= 0; index--)
         stack.push({ entry: entry.children[index]!, depth: depth + 1 });
     }
@@ -35,7 +30,12 @@ export type TreeKeyAction = { kind: 'move'; index: number } | { kind: 'toggle' }
 
 export function treeKeyAction(key: string, rows: readonly TreeRow[], active: number): TreeKeyAction | null {
   const row = rows[active];
-  if (!row) return ['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(key) ? { kind: 'move', index: 0 } : null;
+  if (!row) {
+    if (key === 'End') return rows.length > 0 ? { kind: 'move', index: rows.length - 1 } : null;
+    return ['ArrowDown', 'ArrowUp', 'Home'].includes(key) && rows.length > 0
+      ? { kind: 'move', index: 0 }
+      : null;
+  }
   const isFolder = row.entry.kind === 'folder';
   switch (key) {
     case 'ArrowDown':

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { RecentVault, TreeEntry, VaultSummary } from '../../../../shared/domain';
 import { describeError, kasten } from '../../api';
+import { useTreeStore } from './tree-store';
 
 interface VaultState {
   vault: VaultSummary | null;
@@ -40,10 +41,12 @@ export const useVaultStore = create<VaultState>((set, get) => ({
         kasten.vault.recent(),
         kasten.app.info(),
       ]);
+      const folders = foldersIn(tree.entries);
+      useTreeStore.getState().follow(tree.vault?.path ?? null, folders);
       set({
         vault: tree.vault,
         entries: tree.entries,
-        folders: foldersIn(tree.entries),
+        folders,
         recent,
         canPickFolder: info.canPickFolder,
         loaded: true,
