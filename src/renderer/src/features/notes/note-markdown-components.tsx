@@ -3,6 +3,7 @@ import type { Components } from 'react-markdown';
 import { EmbeddedImage } from './EmbeddedImage';
 import { MermaidBlock } from './MermaidBlock';
 import { linkAt, useRenderedNote } from './rendered-note';
+import { TagLink } from './TagLink';
 import { vaultPath } from './vault-path';
 import { WikiEmbed } from './WikiEmbed';
 import { WikiLink } from './WikiLink';
@@ -41,6 +42,7 @@ function scrollWithinNote(event: MouseEvent<HTMLAnchorElement>, hash: string): v
 export const noteComponents: Components = {
   a: function Anchor({ node, href, children, className, ...rest }) {
     const note = useRenderedNote();
+    if (className === 'tag') return <TagLink tag={String(rest['data-tag' as keyof typeof rest] ?? '')} />;
     if (className === 'wikilink') {
       const link = linkAt(
         note,
