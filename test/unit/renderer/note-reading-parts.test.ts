@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { backlinkContext } from '../../../src/renderer/src/features/notes/backlink-context';
+import { embedKind } from '../../../src/renderer/src/features/notes/embed-kinds';
 import { noteProperties } from '../../../src/renderer/src/features/notes/note-properties';
+import { pdfSubpath } from '../../../src/renderer/src/features/notes/pdf-document';
 
 describe('a note’s properties', () => {
   it('reads each value as Obsidian shows it: list items, tags, links, addresses, checkboxes', () => {
@@ -116,5 +118,47 @@ describe('a backlink’s context', () => {
       { text: 'the note', link: true },
       { text: ' code', link: false },
     ]);
+  });
+});
+
+describe('embedded files', () => {
+  it('show as Obsidian’s formats: images, audio, video, PDF; anything else a chip', () => {
+    const kinds = [
+      'a.PNG',
+      'b.mp3',
+      'c.wav',
+      'd.m4a',
+      'e.ogg',
+      'f.flac',
+      'g.mp4',
+      'h.webm',
+      'i.mov',
+      'j.pdf',
+    ];
+    expect(kinds.map(embedKind)).toEqual([
+      'image',
+      'audio',
+      'audio',
+      'audio',
+      'audio',
+      'audio',
+      'video',
+      'video',
+      'video',
+      'pdf',
+    ]);
+    expect(['notes.txt', 'archive.zip', 'folder.mp3/file', '.pdf'].map(embedKind)).toEqual([
+      'file',
+      'file',
+      'file',
+      'file',
+    ]);
+  });
+
+  it('take a PDF’s page and height from the link, as Obsidian does', () => {
+    expect(pdfSubpath('page=3')).toEqual({ page: 3, height: null });
+    expect(pdfSubpath('page=2&height=400')).toEqual({ page: 2, height: 400 });
+    expect(pdfSubpath(null)).toEqual({ page: 1, height: null });
+    expect(pdfSubpath('page=-1&height=abc')).toEqual({ page: 1, height: null });
   });
 });
