@@ -4,6 +4,8 @@ export const contentSecurityPolicy = [
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' blob: data:",
+  // Audio and video embedded in a note play from the blob the page made of the vault's file.
+  'media-src blob:',
   "font-src 'self'",
   "connect-src 'self'",
   "base-uri 'none'",

@@ -81,6 +81,7 @@ for (const vault of [
   'basic',
   'chat',
   'duplicates',
+  'reading',
 ]) {
   test(`every note of the ${vault} fixture opens without a console error or a CSP violation`, async ({
     page,
@@ -107,6 +108,14 @@ for (const vault of [
           .evaluate((strut: StyledElement) => strut.style.height),
       ).toMatch(/em$/);
       await page.evaluate(() => (globalThis as unknown as BrowserGlobals).document.fonts.ready);
+    }
+    if (vault === 'reading') {
+      // What loads late: the PDF's pages (pdf.js loads on demand) and the players' files.
+      await app.note('Reading view').click();
+      await expect(app.viewer.locator('.pdf-page[data-drawn]')).not.toHaveCount(0);
+      await expect
+        .poll(() => app.viewer.locator('audio').evaluate((audio: { readyState: number }) => audio.readyState))
+        .toBeGreaterThan(0);
     }
     expect(await complaints()).toEqual([]);
   });

@@ -20,13 +20,13 @@ test('embeds show a heading section, a block and a sized image, and stop at a cy
   await app.note('Start here').click();
 
   const embeds = app.viewer.getByTestId('note-embed');
-  const steps = embeds.filter({ hasText: 'Method#Steps' });
+  const steps = embeds.and(page.locator('[data-subpath="Steps"]'));
   await expect(steps).toContainText('Write one idea per note.');
   await expect(steps).toContainText('Links carry the context');
   await expect(steps).not.toContainText('An introduction');
   await expect(steps).not.toContainText('Why it works');
 
-  const block = embeds.filter({ hasText: 'Method#^core-idea' });
+  const block = embeds.and(page.locator('[data-subpath="^core-idea"]'));
   await expect(block).toContainText('Notes gain value from their connections');
   // The block id marks the paragraph; like Obsidian, the viewer does not show it.
   await expect(block.locator('p')).toHaveText('Notes gain value from their connections, not their count.');

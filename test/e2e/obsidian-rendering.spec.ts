@@ -142,7 +142,7 @@ test('highlights, footnotes and read-only tasks render as in Obsidian, in the no
   // Embeds render through the same pipeline: a callout section, and a note with math.
   const embeds = app.viewer.getByTestId('note-embed');
   await expect(
-    embeds.filter({ hasText: 'Callouts#Aliases' }).locator('.callout[data-callout="tldr"]'),
+    embeds.and(page.locator('[data-subpath="Aliases"]')).locator('.callout[data-callout="tldr"]'),
   ).toBeVisible();
   await expect(embeds.and(page.locator('[data-path="Math.md"]')).locator('.katex-display')).toHaveCount(1);
   await page.screenshot({ path: testInfo.outputPath('formatting.png') });

@@ -4,12 +4,17 @@
 const tagPattern = /(?:^|(?<=\s))#([\p{L}\p{N}_\-/]+)/gu;
 
 export function tagsIn(text: string): string[] {
-  const tags: string[] = [];
+  return tagsAt(text).map(({ tag }) => tag);
+}
+
+/** The tags of a text run and where each starts (at its `#`); a renderer shows them, the index counts them. */
+export function tagsAt(text: string): { tag: string; index: number }[] {
+  const tags: { tag: string; index: number }[] = [];
   // Most text runs hold no `#`; the pattern's look-behind is slow to fail on each of their characters.
   if (!text.includes('#')) return tags;
   for (const match of text.matchAll(tagPattern)) {
     const tag = match[1]!.replace(/\/+$/, '');
-    if (tag !== '' && !/^[\d/]+$/.test(tag)) tags.push(tag);
+    if (tag !== '' && !/^[\d/]+$/.test(tag)) tags.push({ tag, index: match.index });
   }
   return tags;
 }

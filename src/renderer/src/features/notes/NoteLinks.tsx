@@ -1,4 +1,6 @@
+import { useMemo } from 'react';
 import type { ResolvedLink } from '../../../../shared/index-domain';
+import { backlinkContext } from './backlink-context';
 import type { OpenNote } from './WikiLink';
 
 const noteName = (path: string) => path.split('/').at(-1)?.replace(/\.md$/i, '') ?? path;
@@ -13,10 +15,14 @@ export function NoteLinks({
   outgoing: ResolvedLink[];
   onOpen: OpenNote;
 }) {
-  // Per linking note, one entry per distinct context: three links in one short line show it once.
+  // Per linking note, one entry per distinct context: three links in one short line show it once,
+  // each of them marked in it.
   const bySource = new Map<string, ResolvedLink[]>();
+  const linksOnLine = new Map<string, string[]>();
   let entries = 0;
   for (const link of backlinks) {
+    const line = `${link.source}:${link.line}`;
+    linksOnLine.set(line, [...(linksOnLine.get(line) ?? []), link.raw]);
     const links = bySource.get(link.source) ?? [];
     if (links.some((shown) => shown.line === link.line && shown.context === link.context)) continue;
     bySource.set(link.source, [...links, link]);
@@ -43,7 +49,7 @@ export function NoteLinks({
                 title={`${source}, line ${link.line}`}
                 onClick={() => onOpen(source, link.line)}
               >
-                {link.context}
+                <BacklinkContext context={link.context} raws={linksOnLine.get(`${source}:${link.line}`)} />
               </button>
             ))}
           </div>
@@ -76,5 +82,19 @@ export function NoteLinks({
         </ul>
       </section>
     </footer>
+  );
+}
+
+/** The linking line as it reads, the links to this note marked. */
+function BacklinkContext({ context, raws = [] }: { context: string; raws?: string[] }) {
+  const parts = useMemo(() => backlinkContext(context, raws), [context, raws]);
+  return parts.map((part, index) =>
+    part.link ? (
+      <mark key={index} className="backlink-link">
+        {part.text}
+      </mark>
+    ) : (
+      part.text
+    ),
   );
 }

@@ -3,6 +3,7 @@ import { PinButton } from '../items/PinButton';
 import { RelatedSection } from '../related/RelatedSection';
 import { MarkdownNote } from './MarkdownNote';
 import { NoteLinks } from './NoteLinks';
+import { NoteProperties } from './NoteProperties';
 import { useNoteStore } from './note-store';
 import { subpathLine } from './subpath-line';
 import { rememberNoteScroll, takeRestoredScroll } from '../resume/resume';
@@ -94,6 +95,7 @@ export function NoteViewer() {
         ) : note ? (
           <>
             <article className="markdown">
+              <NoteProperties content={note.content} path={note.path} onOpen={open} />
               <MarkdownNote content={note.content} path={note.path} links={note.links} onOpen={open} />
             </article>
             <NoteLinks backlinks={backlinks} outgoing={note.links} onOpen={open} />

@@ -1,26 +1,20 @@
-import { Paperclip } from 'lucide-react';
+import { ArrowUpRight } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import type { NoteFile } from '../../../../shared/domain';
 import type { ResolvedLink } from '../../../../shared/index-domain';
 import { describeError, kasten } from '../../api';
-import { EmbeddedImage } from './EmbeddedImage';
+import { FileEmbed } from './FileEmbed';
 import { MarkdownNote } from './MarkdownNote';
 import { subpathMatch } from './subpath-line';
 import { embeddedSection } from '../../../../shared/markdown/note-section';
 import type { OpenNote } from './WikiLink';
 import { useIndexStore } from '../status/index-store';
+import './embeds.css';
 
 /** How deep note embeds nest before the viewer stops, as Obsidian does. */
 const maxDepth = 4;
-const imageFile = /\.(png|jpe?g|gif|webp|avif|bmp|svg)$/i;
 
-/** `![[img.png|300]]` or `|300x200`: the width (and height) to show the image at. */
-function imageSize(display: string | null): { width?: number; height?: number } {
-  const match = /^(\d+)(?:x(\d+))?$/.exec(display?.trim() ?? '');
-  return match ? { width: Number(match[1]), height: match[2] ? Number(match[2]) : undefined } : {};
-}
-
-/** `![[…]]`: an image shown, a note (or its section) rendered inline, anything else a link chip. */
+/** `![[…]]`: a note (or its section) rendered inline, another file as FileEmbed shows it. */
 export function WikiEmbed({
   link,
   chain,
@@ -37,13 +31,14 @@ export function WikiEmbed({
         ↪ {link.raw} — {link.reason}
       </span>
     );
-  if (imageFile.test(path))
-    return <EmbeddedImage path={path} alt={link.display ?? link.target} {...imageSize(link.display)} />;
   if (!/\.md$/i.test(path))
     return (
-      <span className="wikilink-embed" title={path}>
-        <Paperclip size={14} aria-hidden /> {path.split('/').at(-1)}
-      </span>
+      <FileEmbed
+        path={path}
+        display={link.display}
+        subpath={link.subpath}
+        alt={link.display ?? link.target}
+      />
     );
   if (chain.includes(path))
     return (
@@ -98,13 +93,16 @@ function NoteEmbed({
     return subpathMatch(note, link.subpath);
   }, [note, link.subpath, link.subpathLine]);
   return (
-    <div className="note-embed" data-testid="note-embed" data-path={path}>
+    <div className="note-embed" data-testid="note-embed" data-path={path} data-subpath={link.subpath ?? ''}>
+      {/* Like Obsidian's, the embed shows its content without naming it; this opens what it shows. */}
       <button
         type="button"
-        className="note-embed-title"
+        className="note-embed-open icon-button"
+        aria-label={`Open ${link.raw.slice(3, -2)}`}
+        title={`Open ${link.raw.slice(3, -2)}`}
         onClick={() => onOpen(path, link.subpathLine, link.subpath)}
       >
-        {link.raw.slice(3, -2)}
+        <ArrowUpRight size={14} aria-hidden />
       </button>
       {state.error ? (
         <p className="error">{state.error}</p>

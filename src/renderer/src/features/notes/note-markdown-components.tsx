@@ -1,8 +1,10 @@
 import type { MouseEvent, ReactNode } from 'react';
 import type { Components } from 'react-markdown';
 import { EmbeddedImage } from './EmbeddedImage';
+import { FileEmbed } from './FileEmbed';
 import { MermaidBlock } from './MermaidBlock';
 import { linkAt, useRenderedNote } from './rendered-note';
+import { TagLink } from './TagLink';
 import { vaultPath } from './vault-path';
 import { WikiEmbed } from './WikiEmbed';
 import { WikiLink } from './WikiLink';
@@ -41,6 +43,7 @@ function scrollWithinNote(event: MouseEvent<HTMLAnchorElement>, hash: string): v
 export const noteComponents: Components = {
   a: function Anchor({ node, href, children, className, ...rest }) {
     const note = useRenderedNote();
+    if (className === 'tag') return <TagLink tag={String(rest['data-tag' as keyof typeof rest] ?? '')} />;
     if (className === 'wikilink') {
       const link = linkAt(
         note,
@@ -113,7 +116,8 @@ export const noteComponents: Components = {
     const note = useRenderedNote();
     const start = (node?.position as Position)?.start;
     const local = start && linkAt(note, start.line, start.column);
-    if (local?.resolved) return <EmbeddedImage path={local.resolved} alt={alt ?? ''} />;
+    // `![](song.mp3)` embeds as `![[song.mp3]]` does.
+    if (local?.resolved) return <FileEmbed path={local.resolved} subpath={local.subpath} alt={alt ?? ''} />;
     if (local)
       return (
         <span className="embed-missing" title={local.reason ?? undefined}>

@@ -1,4 +1,5 @@
 import { defaultUrlTransform, type Options, type UrlTransform } from 'react-markdown';
+import rehypeHighlight from 'rehype-highlight';
 import rehypeKatex from 'rehype-katex';
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
@@ -10,24 +11,36 @@ import { noteSanitizeSchema } from './note-sanitize-schema';
 import { rehypeObsidianCallouts } from './rehype-obsidian-callouts';
 import { rehypeSourceLines } from './rehype-source-lines';
 import { remarkHideComments } from './remark-hide-comments';
+import { remarkInlineFootnotes } from './remark-inline-footnotes';
+import { remarkTags } from './remark-tags';
 import 'katex/dist/katex.min.css';
 
 /**
  * The remark plugins for a note: the shared parser's (so lines and columns agree with the index), then
- * what only the reading view needs: `$math$`, `==highlights==` and no HTML comments.
+ * what only the reading view needs: `$math$`, `==highlights==`, no comments (`%%` or HTML), inline
+ * footnotes and `#tags`; each later one reads the tree the one before left (no tag in a comment).
  */
 export function noteRemarkPlugins(content: string): PluggableList {
-  return [...remarkPluginsFor(content), remarkMath, remarkHighlightMark, remarkHideComments];
+  return [
+    ...remarkPluginsFor(content),
+    remarkMath,
+    remarkHighlightMark,
+    remarkHideComments,
+    remarkInlineFootnotes,
+    remarkTags,
+  ];
 }
 
 /**
  * Raw HTML is parsed, then sanitized; everything after the sanitizer is our own markup (KaTeX's, the
- * callouts' icons, source lines), which the schema therefore need not allow.
+ * highlighted code's, the callouts' icons, source lines), which the schema therefore need not allow.
+ * Code is highlighted as in the chat; a Mermaid block is left as text for the diagram to read.
  */
 export const noteRehypePlugins: PluggableList = [
   rehypeRaw,
   [rehypeSanitize, noteSanitizeSchema],
   rehypeKatex,
+  [rehypeHighlight, { plainText: ['mermaid'] }],
   rehypeObsidianCallouts,
   rehypeSourceLines,
 ];

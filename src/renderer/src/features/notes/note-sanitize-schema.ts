@@ -20,9 +20,11 @@ export const noteSanitizeSchema: Schema = {
     ...defaults,
     a: [
       // One className rule per element: the sanitizer reads only one. `wikilink` is the element a
-      // `[[wikilink]]` becomes (see wikilink-mdast), matched to the index by MarkdownNote.
+      // `[[wikilink]]` becomes (see wikilink-mdast), matched to the index by MarkdownNote; `tag` an
+      // inline `#tag` (see remark-tags), which searches for its tag.
       ...(defaults.a ?? []).filter((rule) => !Array.isArray(rule) || rule[0] !== 'className'),
-      ['className', 'data-footnote-backref', 'wikilink'],
+      ['className', 'data-footnote-backref', 'wikilink', 'tag'],
+      'dataTag',
       'dataTarget',
       'dataSubpath',
       'dataLine',
