@@ -89,6 +89,13 @@ export default tseslint.config(
     },
   },
   {
+    // The composition root builds in dependency order: nothing reaches a service built after it.
+    files: ['src/main/app.ts', 'src/main/app-handlers.ts', 'src/main/composition/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-use-before-define': ['error', { functions: false, typedefs: false }],
+    },
+  },
+  {
     files: ['src/main/storage/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [rendererCode, providerSdks, tokenizer] }] },
   },

@@ -72,7 +72,6 @@ export async function measureContextItems(count = 500, rounds = 20): Promise<Ite
     mcp: null,
     vectors: null,
     tokens: (text) => counter.text(text),
-    pinnedTokens: async () => new Map(),
   });
   const answer = (question: string) =>
     items.forAnswer({

@@ -10,8 +10,15 @@ import type { ModelService } from './llm/model-service';
 import type { SummaryQueue } from './summaries/summary-queue';
 import type { RecentVaults } from './vault/recent-vaults';
 import type { VaultService } from './vault/vault-service';
+import { writeHandlers } from './chat/vault-writes';
+import type { ChatServices } from './composition/chat-services';
+import type { EmbeddingServices } from './composition/embedding-services';
+import type { ItemServices } from './composition/item-services';
+import type { ModelServices } from './composition/model-services';
+import type { VaultServices } from './composition/vault-services';
+import { itemHandlers } from './items/item-handlers';
 
-/** The services behind the core channels (the embeddings', writes' and items' bring their own handlers). */
+/** The services behind the core channels (the embeddings', writes' and items' have handlers of their own). */
 export interface CoreServices {
   info: AppInfo;
   vault: VaultService;
@@ -30,6 +37,7 @@ type CoreChannels = Exclude<
   keyof Handlers,
   | `embeddings:${string}`
   | 'search:notes'
+  | 'search:results'
   | 'notes:related'
   | 'chat:approve'
   | `writes:${string}`
@@ -57,11 +65,13 @@ export function coreHandlers(services: CoreServices): Pick<Handlers, CoreChannel
     'health:links': async (query) => index.healthLinks(query),
     'vault:issues': async () => index.issueCounts(),
     'index:status': async () => index.status(),
+    'index:report': async () => index.status().report ?? index.report(),
     'index:cancel': async () => {
       index.cancel();
       return null;
     },
     'search:tags': async () => index.tags(),
+    'links:list': async (input) => index.links({ broken: input?.broken }),
     'links:outgoing': async ({ path }) => index.outgoing(path),
     'links:backlinks': async ({ path }) => index.backlinks(path),
     'chat:send': async (input) => {
@@ -132,5 +142,47 @@ export function coreHandlers(services: CoreServices): Pick<Handlers, CoreChannel
       links.map((link) => (from === undefined ? index.resolveInMessage(link) : index.resolve(link, from))),
     'notes:titles': async () => index.titles(),
     'links:subpaths': async ({ target }) => index.subpaths(target),
+  };
+}
+
+/** The services the composition root built, by the step that built them. */
+export interface AppServices {
+  vaults: VaultServices;
+  llm: ModelServices;
+  embeddings: EmbeddingServices;
+  items: ItemServices;
+  conversations: ChatServices;
+  events: AppEvents;
+}
+
+/** Every channel's handler: the contract's one way into the services, for every host. */
+export function appHandlers(info: AppInfo, services: AppServices): Handlers {
+  const { vaults, llm, embeddings, items, conversations, events } = services;
+  const { chat, context } = conversations;
+  return {
+    ...coreHandlers({
+      info,
+      vault: vaults.vault,
+      recent: vaults.recent,
+      index: vaults.index,
+      chat,
+      context,
+      events,
+      exporter: conversations.exporter,
+      drafts: conversations.drafts,
+      models: llm.models,
+      summaries: llm.summaries,
+    }),
+    ...embeddings.handlers,
+    'search:results': async (request) => embeddings.search(request),
+    ...writeHandlers(conversations.writes, events),
+    ...itemHandlers({
+      service: items.service,
+      intake: items.intake,
+      mcp: items.mcp,
+      mcpSettings: items.mcpSettings,
+      events,
+      pinnedTokens: (sessionId) => context.pinnedTokens(sessionId),
+    }),
   };
 }

@@ -13,6 +13,7 @@ import {
   type EmbeddingProgress,
   type EmbeddingReport,
   type EmbeddingStatus,
+  type HybridSearchResult,
   type RelatedNotes,
 } from './embedding-domain';
 import type { ConnectionReport, ModelInfo, ModelSetup, SummaryProgress, SummaryReport } from './model-domain';
@@ -50,6 +51,17 @@ export type { EventDefinition, RequestDefinition } from './contract-definitions'
 /** How `search:notes` ranks: by words, by meaning, or both fused. */
 export const searchModes = ['lexical', 'semantic', 'hybrid'] as const;
 export type SearchMode = (typeof searchModes)[number];
+
+/** What `search:notes` and `search:results` take. */
+const searchRequest = z
+  .object({
+    query: z.string().max(1000),
+    limit: z.number().int().min(1).max(200).optional(),
+    folder: z.string().max(4096).optional(),
+    tag: z.string().max(200).optional(),
+    mode: z.enum(searchModes).optional(),
+  })
+  .strict();
 
 const vaultRelativePath = z
   .string()
@@ -99,6 +111,11 @@ export const requests = {
   'vault:issues': request<HealthCounts>()(z.undefined()),
   /** Indexing progress and the counts of the last finished pass. */
   'index:status': request<{ progress: IndexProgress; report: IndexReport | null }>()(z.undefined()),
+  /**
+   * The counts and warnings of the open vault's index: the last pass's, or, when another process wrote
+   * it, the index's as it stands.
+   */
+  'index:report': request<IndexReport>()(z.undefined()),
   /** Stops a running index pass; the rest is picked up on the next open. */
   'index:cancel': request<null>()(z.undefined()),
   /**
@@ -108,17 +125,12 @@ export const requests = {
    * both fused by reciprocal rank. Without usable embeddings every mode answers lexically; why is in
    * `embeddings:status`.
    */
-  'search:notes': request<SearchHit[]>()(
-    z
-      .object({
-        query: z.string().max(1000),
-        limit: z.number().int().min(1).max(200).optional(),
-        folder: z.string().max(4096).optional(),
-        tag: z.string().max(200).optional(),
-        mode: z.enum(searchModes).optional(),
-      })
-      .strict(),
-  ),
+  'search:notes': request<SearchHit[]>()(searchRequest),
+  /**
+   * Search as `search:notes` does, with why it answered by words alone when asked to search by meaning
+   * (`lexicalOnly`; null when it did as asked).
+   */
+  'search:results': request<HybridSearchResult>()(searchRequest),
   /**
    * Notes related to a note: links either way, shared tags, and similar ones (by meaning with embeddings,
    * by words without), each with its reasons; similar notes not linked either way are missing links.
@@ -148,6 +160,8 @@ export const requests = {
   'notes:titles': request<NoteTitle[]>()(z.undefined()),
   /** The headings and blocks of the note a link `target` typed in a chat leads to, for `[[Note#` completion. */
   'links:subpaths': request<NoteSubpaths | null>()(z.object({ target: z.string().max(4096) }).strict()),
+  /** Every link in the vault, resolved; with `broken`, only the broken links and broken subpaths. */
+  'links:list': request<ResolvedLink[]>()(z.object({ broken: z.boolean().optional() }).strict().optional()),
   /** The links in a note, resolved. */
   'links:outgoing': request<ResolvedLink[]>()(z.object({ path: vaultRelativePath }).strict()),
   /** The links in other notes that point at this one, with the line they are on. */
@@ -281,8 +295,12 @@ export const events = {
   'chat:message': event<ChatMessage>(),
   /** What a streaming answer's parts gained since its previous announcement (see `MessageDelta`). */
   'chat:delta': event<MessageDelta>(),
+  /** An answer or a compaction started (`answering: true`) or ended in a session. */
+  'chat:answering': event<{ sessionId: string; answering: boolean }>(),
   /** What the next request of a session would hold changed: a request was sent, a tool result came in. */
   'context:changed': event<{ sessionId: string }>(),
+  /** The model settings, the key for their server or the summary settings changed; `models:settings` has them. */
+  'models:changed': event<null>(),
   /** The configured model's window changed: a server named its window in an error, or a kept one was dropped. */
   'models:windowChanged': event<ContextWindow>(),
   /** Summaries advanced, finished or were cancelled. */

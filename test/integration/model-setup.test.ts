@@ -276,6 +276,19 @@ describe('background summaries', () => {
     expect(server.chatRequests).toHaveLength(5);
   });
 
+  it('start on every note as soon as a model is chosen, without waiting for another index pass', async () => {
+    server.script((request) => ({ text: `Summary ${server.chatRequests.length} of ${request.model}.` }));
+    await startApp({ backgroundSummaries: true });
+    // Indexed, with no model chosen: nothing to summarize with.
+    expect(server.chatRequests).toHaveLength(0);
+    expect(app!.summaries.progress()).toMatchObject({ state: 'idle', total: 0 });
+
+    await call('models:configure', settings());
+    await waitFor(() => app!.summaries.progress().done === 3, 10_000, 'three notes summarized');
+    expect(server.chatRequests).toHaveLength(3);
+    expect(app!.summaries.summaryFor('Gardening.md')).toMatchObject({ source: 'llm' });
+  });
+
   it('gives a linked note the model summary when only its summary fits the request', async () => {
     server.script((request) => ({
       text: JSON.stringify(request.messages).includes('Summarize the note')

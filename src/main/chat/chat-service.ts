@@ -47,7 +47,7 @@ export interface ChatServiceOptions {
    * The vaults' "allow writes" switches, the decisions answers wait for, who decides by default, and the
    * vault's writer. Without it nothing is written: write calls are refused.
    */
-  writes?: Omit<VaultWrites, 'handlers'>;
+  writes?: VaultWrites;
   stepLimit?: number;
   /** Streamed text is written to the database at least this often. */
   saveEveryMs?: number;
@@ -61,12 +61,17 @@ export interface StartedTurn {
   done: Promise<ChatMessage>;
 }
 
+/** A session's running answer (or compaction): how to stop it and when it is saved. */
+interface Running {
+  controller: AbortController;
+  done: Promise<unknown>;
+  answerId?: number;
+  resend?: () => void;
+}
+
 /** Chat sessions of the open vault: sending, streaming, stopping and retrying answers. */
 export class ChatService {
-  private readonly running = new Map<
-    string,
-    { controller: AbortController; done: Promise<unknown>; answerId?: number; resend?: () => void }
-  >();
+  private readonly running = new Map<string, Running>();
 
   constructor(private readonly options: ChatServiceOptions) {}
 
@@ -201,21 +206,16 @@ export class ChatService {
     this.options.model();
     const controller = new AbortController();
     const done = this.options.context.compact(sessionId, focus, controller.signal);
-    this.running.set(sessionId, { controller, done: done.catch(() => null) });
+    this.begin(sessionId, { controller, done: done.catch(() => null) });
     try {
       return await done;
     } catch (error) {
       if (controller.signal.aborted) return { compaction: null, notice: 'Compacting was stopped.' };
       throw error;
     } finally {
-      this.running.delete(sessionId);
+      this.end(sessionId);
       this.options.events.emit('context:changed', { sessionId });
     }
-  }
-
-  /** Whether an answer is streaming in any session. */
-  answering(): boolean {
-    return this.running.size > 0;
   }
 
   /**
@@ -252,6 +252,18 @@ export class ChatService {
   private markAbandoned(): void {
     const now = Date.now();
     this.options.store.streaming.markInterrupted((answer) => answerAbandoned(answer, now));
+  }
+
+  /** Keeps a session's answer or compaction while it runs; `chat:answering` tells who waits on the server. */
+  private begin(sessionId: string, running: Running): void {
+    this.running.set(sessionId, running);
+    this.options.events.emit('chat:answering', { sessionId, answering: true });
+  }
+
+  private end(sessionId: string): void {
+    if (this.running.delete(sessionId)) {
+      this.options.events.emit('chat:answering', { sessionId, answering: false });
+    }
   }
 
   private assertIdle(sessionId: string): void {
@@ -295,9 +307,9 @@ export class ChatService {
       stepLimit: this.options.stepLimit ?? 8,
       saveEveryMs: this.options.saveEveryMs ?? 500,
       // Before the last event, so that whoever hears it may send the next message at once.
-      onSettled: () => this.running.delete(sessionId),
+      onSettled: () => this.end(sessionId),
     });
-    this.running.set(sessionId, { controller, done, answerId: assistant.id, resend });
+    this.begin(sessionId, { controller, done, answerId: assistant.id, resend });
     return { assistantMessage: assistant, done };
   }
 }

@@ -1,5 +1,6 @@
 import { posix, win32 } from 'node:path';
-import type { Embeddings } from '../embeddings/embedding-app';
+import type { HybridSearchResult, RelatedNotes } from '../../shared/embedding-domain';
+import type { ModalSearchRequest } from '../embeddings/embedding-handlers';
 import type { VaultIndex } from '../index/vault-index';
 import type { VaultService } from '../vault/vault-service';
 
@@ -8,8 +9,8 @@ export interface ToolVault {
   readNote: VaultService['readNote'];
   index: Pick<VaultIndex, 'resolve' | 'resolveInMessage' | 'backlinks' | 'note'>;
   /** Search as the contract's `search:notes` does (hybrid when embeddings are on), with why it fell back. */
-  search: Embeddings['search'];
-  related: Embeddings['related'];
+  search: (request: ModalSearchRequest) => Promise<HybridSearchResult>;
+  related: (request: { path: string; limit?: number }) => Promise<RelatedNotes>;
   /** The note's best summary: the model's, when cached for its content, else its trimmed lead; '' if unknown. */
   summary: (path: string) => string;
 }

@@ -18,6 +18,12 @@ export interface CliAppEnvironment {
 export class CliUsageError extends Error {}
 
 /**
+ * What a CLI command has of the app, as the other hosts do: the contract's handlers (through `call`),
+ * the push events, and the end of the run.
+ */
+export type CliApp = CliHandlers & Pick<KastenApp, 'events' | 'dispose'>;
+
+/**
  * The app as a one-shot CLI command runs it: the vault opened without watching and its index brought
  * up to date. The caller disposes it.
  */
@@ -25,8 +31,8 @@ export async function openCliApp(
   vault: string,
   env: CliAppEnvironment,
   model?: Partial<ModelSettings>,
-  extra: Pick<AppOptions, 'contextStrategy'> = {},
-): Promise<KastenApp> {
+  extra: Pick<AppOptions, 'contextStrategy' | 'writes'> = {},
+): Promise<CliApp> {
   const root = resolve(vault);
   const info = await stat(root).catch(() => null);
   if (!info) throw new Error(`There is no folder at ${root}.`);
@@ -38,6 +44,7 @@ export async function openCliApp(
     resourcesDir: env.resourcesDir,
     vault: root,
     watch: false,
+    waitForIndex: true,
     indexWorker: env.indexWorker,
     model,
     embeddings: env.embeddings,
@@ -45,7 +52,6 @@ export async function openCliApp(
   });
   try {
     await app.start();
-    await app.index.whenIdle();
   } catch (error) {
     await app.dispose();
     throw error;

@@ -1,23 +1,10 @@
-import {
-  messageText,
-  type ChatMessage,
-  type ModelSettings,
-  type ProposedChange,
-  type ReferenceKind,
-} from '../../shared/chat-domain';
-import type { ContextStatus, ContextStrategy, RequestContext } from '../../shared/context-domain';
-import { applyDelta } from '../../shared/chat/message-delta';
-import type { KastenApp } from '../app';
+import type { ModelSettings } from '../../shared/chat-domain';
+import type { ContextStatus, ContextStrategy } from '../../shared/context-domain';
 import { describeSummaryReport } from '../summaries/summary-queue';
-import { openCliApp } from './cli-app';
+import { openCliApp, type CliApp } from './cli-app';
+import { runAsk } from './cli-ask-command';
 import { call } from './cli-call';
-import {
-  askItems,
-  itemFlagUsage,
-  requestItemsReport,
-  runRulesCommand,
-  type AskItemFlags,
-} from './cli-items-commands';
+import { itemFlagUsage, runRulesCommand, type AskItemFlags } from './cli-items-commands';
 
 export interface ChatCommandEnvironment {
   dataDir: string;
@@ -64,7 +51,9 @@ export async function runChatCommand(
   args: ChatCommandArguments,
   env: ChatCommandEnvironment,
 ): Promise<number> {
-  const app = await openCliApp(args.vault, env, args.model, { contextStrategy: args.strategy });
+  // Nobody is there to approve a change: with --allow-writes each is written, and printed, at once.
+  const writes = args.allowWrites ? 'automatic' : 'refused';
+  const app = await openCliApp(args.vault, env, args.model, { contextStrategy: args.strategy, writes });
   try {
     if (args.command === 'context') {
       const status = await call(app, 'context:status', { sessionId: args.sessionId });
@@ -98,70 +87,14 @@ export async function runChatCommand(
     }
     if (args.command === 'summarize') return await summarize(app, args, env);
     if (args.command === 'rules') return await runRulesCommand(app, args.json, env.stdout);
-    const items = await askItems(app, args.items ?? { pins: [], attachments: [], rules: [] });
-    let printed = 0;
-    let assistantId = -1;
-    // The answer as announced: a whole message, then deltas applied to it.
-    let streamed: ChatMessage | null = null;
-    const print = (message: ChatMessage) => {
-      streamed = message;
-      const text = messageText(message);
-      if (text.length > printed) env.write(text.slice(printed));
-      printed = Math.max(printed, text.length);
-    };
-    const stopMessages = app.events.on('chat:message', (message) => {
-      if (!args.json && message.id === assistantId) print(message);
-    });
-    const stopDeltas = app.events.on('chat:delta', (delta) => {
-      if (args.json || delta.messageId !== assistantId) return;
-      const next = streamed && applyDelta(streamed, delta);
-      // A delta before the whole message (or after a missed one): the whole message comes again.
-      if (!next) return app.chat.resend(delta.sessionId, delta.messageId);
-      print(next);
-    });
-    const unsubscribe = () => {
-      stopMessages();
-      stopDeltas();
-    };
-    // Nobody is there to approve a change: with --allow-writes each is written, and printed, at once.
-    const turn = await app.chat.send(
-      { sessionId: args.sessionId, text: args.question ?? '', ...items },
-      args.allowWrites ? 'automatic' : 'refused',
-    );
-    assistantId = turn.assistantMessage.id;
-    void env.untilStopped().then(() => app.chat.stop(turn.session.id));
-    const answer = await turn.done;
-    unsubscribe();
-    const session = app.chat.session(turn.session.id);
-    const user = session.messages.find((message) => message.id === turn.userMessage?.id);
-    const report = {
-      ...answerReport(session.id, answer, user?.references ?? []),
-      ...contextReport(answer.requests.at(-1), session.compactions.length),
-    };
-    if (args.json) env.stdout(JSON.stringify(report, null, 2));
-    else {
-      const text = messageText(answer);
-      if (text.length > printed) env.write(text.slice(printed));
-      env.stdout('');
-      for (const change of report.changes) env.stdout(`\n${describeWrite(change)}`);
-      if (report.references.length > 0) {
-        env.stdout('\nReferences:');
-        for (const reference of report.references) {
-          env.stdout(`  ${reference.path}  (${reference.kinds.join(', ')})`);
-        }
-      }
-      env.stdout(`\nSession ${session.id}`);
-    }
-    if (answer.status === 'error') env.stderr(`kasten: ${answer.error}`);
-    if (answer.status === 'stopped') env.stderr('kasten: stopped; the answer so far is saved.');
-    return answer.status === 'complete' ? 0 : 1;
+    return await runAsk(app, args, env);
   } finally {
     await app.dispose();
   }
 }
 
 /** Summarizes what is not cached yet, with progress on stderr; Ctrl+C keeps what is done. */
-async function summarize(app: KastenApp, args: ChatCommandArguments, env: ChatCommandEnvironment) {
+async function summarize(app: CliApp, args: ChatCommandArguments, env: ChatCommandEnvironment) {
   let shown = 0;
   const unsubscribe = app.events.on('summaries:progress', ({ done, total }) => {
     if (args.json) return;
@@ -176,62 +109,6 @@ async function summarize(app: KastenApp, args: ChatCommandArguments, env: ChatCo
   unsubscribe();
   env.stdout(args.json ? JSON.stringify(report, null, 2) : describeSummaryReport(report));
   return report.failed > 0 || report.cancelled ? 1 : 0;
-}
-
-function answerReport(sessionId: string, answer: ChatMessage, direct: ChatMessage['references']) {
-  const kinds = new Map<string, { path: string; title: string; kinds: ReferenceKind[] }>();
-  for (const reference of [...direct, ...answer.references]) {
-    const entry = kinds.get(reference.path) ?? { path: reference.path, title: reference.title, kinds: [] };
-    if (!entry.kinds.includes(reference.kind)) entry.kinds.push(reference.kind);
-    kinds.set(reference.path, entry);
-  }
-  return {
-    sessionId,
-    status: answer.status,
-    answer: messageText(answer),
-    error: answer.error,
-    references: [...kinds.values()],
-    citations: answer.references
-      .filter((reference) => reference.kind === 'cited')
-      .map((reference) => ({ number: reference.document, path: reference.path })),
-    toolCalls: answer.parts.flatMap((part) =>
-      part.type === 'tool-call' ? [{ name: part.name, args: part.args, ok: part.ok }] : [],
-    ),
-    /** The changes written to the vault (only with --allow-writes). */
-    changes: answer.parts.flatMap((part) =>
-      part.type === 'tool-call' && part.approval?.state === 'approved' ? [part.approval.change] : [],
-    ),
-    usage: answer.usage,
-  };
-}
-
-/** The last request of the turn: the budget Kasten planned with and what the provider said after. */
-function contextReport(request: RequestContext | undefined, compactions: number) {
-  if (!request) return { context: null, requestContext: [], leftOut: [] };
-  return {
-    context: {
-      window: request.window,
-      usable: request.usable,
-      estimated: request.estimated,
-      reported: request.reported,
-      calibration: request.calibration,
-      strategy: request.strategy,
-      compactions,
-      parts: request.parts,
-    },
-    ...requestItemsReport(request),
-  };
-}
-
-/** A change written to the vault as the terminal shows it: what, where, and the text itself. */
-function describeWrite(change: ProposedChange): string {
-  const indent = (lines: string[]) => lines.map((line) => `  ${line}`.trimEnd()).join('\n');
-  if (change.kind === 'create') {
-    return `Created ${change.path}:\n${indent(change.content.split(/\r\n|\r|\n/))}`;
-  }
-  const where = change.heading === null ? 'at the end' : `at the end of the section "${change.heading}"`;
-  const added = change.added.map((line) => `+ ${line}`);
-  return `Appended to ${change.path} ${where} (from line ${change.line}):\n${indent(added)}`;
 }
 
 function describeStatus(status: ContextStatus): string {

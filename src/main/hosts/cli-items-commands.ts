@@ -4,7 +4,6 @@ import { basename, resolve } from 'node:path';
 import { refuseBeforeReading } from '../../shared/attachment-domain';
 import type { RequestContext } from '../../shared/context-domain';
 import type { SendInput } from '../../shared/context-items-domain';
-import type { KastenApp } from '../app';
 import { readUpTo } from '../vault/vault-paths';
 import { call, type CliHandlers } from './cli-call';
 
@@ -53,19 +52,21 @@ export function askItemFlags(values: Record<string, unknown>): AskItemFlags {
  * which, before anything is sent.
  */
 export async function askItems(
-  app: KastenApp,
+  app: CliHandlers,
   flags: AskItemFlags,
 ): Promise<Pick<SendInput, 'attachments' | 'items'>> {
-  const pinned = flags.pins.map((name) => {
-    const found = app.index.resolveInMessage({ target: name.replace(/^\[\[|\]\]$/g, ''), subpath: null });
-    if (!found.path || found.kind !== 'note')
+  const links = flags.pins.map((name) => ({ target: name.replace(/^\[\[|\]\]$/g, ''), subpath: null }));
+  const found = links.length > 0 ? await call(app, 'links:resolve', { links }) : [];
+  const pinned = flags.pins.map((name, position) => {
+    const note = found[position];
+    if (!note?.path || note.kind !== 'note')
       throw new Error(`--pin: there is no note “${name}” in the vault.`);
-    return found.path;
+    return note.path;
   });
   const attachments: string[] = [];
   for (const file of flags.attachments) {
-    const bytes = await readAttachedFile(file);
-    attachments.push((await app.items.intake.prepare(basename(file), bytes)).token);
+    const data = (await readAttachedFile(file)).toString('base64');
+    attachments.push((await call(app, 'attachments:prepare', { name: basename(file), data })).token);
   }
   const items = pinned.length + flags.rules.length > 0 ? { pinned, rules: flags.rules } : undefined;
   return { attachments, ...(items ? { items } : {}) };

@@ -56,17 +56,17 @@ export async function runVaultCommand(
       env.stdout(args.json ? JSON.stringify(value, null, 2) : text());
     switch (args.command) {
       case 'index': {
-        const report = app.index.status().report ?? app.index.report();
+        const report = await call(app, 'index:report', undefined);
         print(indexJson(report), () => describeReport(report));
         return 0;
       }
       case 'links': {
-        const links = app.index.links({ broken: args.broken });
+        const links = await call(app, 'links:list', { broken: args.broken });
         print(links.map(linkJson), () => links.map(describeLink).join('\n') || 'No links.');
         return 0;
       }
       case 'search': {
-        const { hits, lexicalOnly } = await app.embeddings.search({
+        const { hits, lexicalOnly } = await call(app, 'search:results', {
           query: args.subject ?? '',
           limit: args.limit,
           mode: args.mode,

@@ -24,6 +24,7 @@ import {
   embeddingFlags,
   runEmbeddingCommand,
 } from './cli-embedding-commands';
+import { call } from './cli-call';
 import { runVaultCommand, searchModeFlag, vaultCommandUsage } from './cli-vault-commands';
 import { startWebHost } from './web';
 
@@ -260,14 +261,13 @@ async function serve(
   try {
     await app.start();
     const host = await startWebHost({ app, rendererDir: env.rendererDir, port });
-    const opened = app.vault.summary();
+    const opened = (await call(app, 'vault:tree', undefined)).vault;
     env.stdout(
       `Kasten is serving ${opened ? `the vault "${opened.name}" (${opened.noteCount} notes)` : 'no vault'}.`,
     );
     env.stdout(`Open ${host.url}`);
     await env.untilStopped();
-    // Answers stop first: closing the host must not wait behind one.
-    app.chat.stopAll();
+    // The running answers stop as the app is disposed, first of all, and save what they streamed.
     await host.close();
     return 0;
   } finally {

@@ -44,12 +44,13 @@ export interface ContextItemsOptions {
    * rule, tool schema and pinned note is shown and sized with.
    */
   tokens: (text: string) => number;
-  /**
-   * What each pinned note of a chat takes in its next request, by path, as the context meter counts it;
-   * a note left out of it has none.
-   */
-  pinnedTokens: (sessionId: string) => Promise<ReadonlyMap<string, number>>;
 }
+
+/**
+ * What each pinned note of a chat takes in its next request, by path, as the context meter counts it;
+ * a note left out of it has none.
+ */
+export type PinnedTokens = (sessionId: string) => Promise<ReadonlyMap<string, number>>;
 
 type PendingItems = NonNullable<SendInput['items']>;
 
@@ -117,8 +118,11 @@ export class ItemService {
     return { tools: catalog.map(({ info }) => info), notices: mcp.notices };
   }
 
-  /** What the session context panel shows: every item, whether the chat has it, and what it costs. */
-  async session(sessionId: string | null): Promise<SessionItems> {
+  /**
+   * What the session context panel shows: every item, whether the chat has it, and what it costs (the
+   * meter's figures for pinned notes: the meter plans with this service, so it is asked per call).
+   */
+  async session(sessionId: string | null, pinnedTokens: PinnedTokens): Promise<SessionItems> {
     const { sessions, attachments, index } = this.options;
     const settings = this.settings();
     const added = sessionId ? sessions.list(sessionId) : [];
@@ -129,7 +133,7 @@ export class ItemService {
     const pinned = pinnedNotes(
       pins,
       index,
-      sessionId && pins.length > 0 ? await this.options.pinnedTokens(sessionId) : new Map(),
+      sessionId && pins.length > 0 ? await pinnedTokens(sessionId) : new Map(),
     );
     return {
       sessionId,

@@ -1,0 +1,98 @@
+import { AppError } from '../app-error';
+import type { AppEvents } from '../app-events';
+import { ChatDrafts } from '../chat/chat-drafts';
+import { ChatService } from '../chat/chat-service';
+import { ContextSettingsStore } from '../chat/context-settings';
+import type { ToolVault } from '../chat/note-locator';
+import type { VaultWrites } from '../chat/vault-writes';
+import { WriteDecisions } from '../chat/write-decisions';
+import { WritePermissions } from '../chat/write-permissions';
+import { ChatExporter } from '../export/chat-export';
+import { SessionContext } from '../request/session-context';
+import type { AppOptions } from './app-options';
+import type { EmbeddingServices } from './embedding-services';
+import type { ItemServices } from './item-services';
+import type { ModelServices } from './model-services';
+import type { RequestServices } from './request-services';
+import type { VaultServices } from './vault-services';
+
+/** What chat is built on: every service before it. */
+export interface ChatFoundations {
+  vaults: VaultServices;
+  llm: ModelServices;
+  embeddings: EmbeddingServices;
+  request: RequestServices;
+  items: ItemServices;
+  events: AppEvents;
+}
+
+/** Chat sessions and their answers, the context engine's view of them, writes, exports and drafts. */
+export function chatServices(options: AppOptions, foundations: ChatFoundations) {
+  const { vaults, embeddings, request, items, events } = foundations;
+  const { models, summaries } = foundations.llm;
+  const { db, vault, index } = vaults;
+  const writes: VaultWrites = {
+    permissions: new WritePermissions(db, vaults.openPath),
+    decisions: new WriteDecisions(),
+    mode: options.writes ?? (options.host === 'cli' ? 'refused' : 'ask'),
+    writer: vault,
+  };
+  /** The open vault as answers see it: its root, its name and what the model's tools reach. */
+  const openVault = () => {
+    const open = vault.summary();
+    if (!open) throw new AppError('no-vault', 'No vault is open.');
+    const tools: ToolVault = {
+      readNote: vaults.readNote,
+      index,
+      search: embeddings.search,
+      related: embeddings.related,
+      summary: (path: string) => summaries.summaryFor(path)?.text ?? '',
+    };
+    return { root: open.path, name: open.name, tools };
+  };
+  const context = new SessionContext({
+    engine: request.engine,
+    store: request.chatStore,
+    settings: new ContextSettingsStore(db),
+    window: request.window,
+    onWindowNamed: (tokens) => void models.windowNamed(tokens),
+    onPromptTaken: (tokens) => void models.promptTaken(tokens),
+    profile: request.profile,
+    // Writes the summaries of compactions; with no model chosen at all, chatModel() says so.
+    model: () => models.summaryModel() ?? models.chatModel(),
+    vault: openVault,
+    tools: items.tools,
+    writesOffered: () => writes.permissions.offered(writes.mode),
+    items: items.service,
+    attachments: items.attachments,
+    pendingFiles: (tokens) => items.intake.peek(tokens),
+    strategy: options.contextStrategy,
+    compactionTimeoutMs: options.compactionTimeoutMs,
+    now: options.now,
+  });
+  const chat = new ChatService({
+    store: request.chatStore,
+    events,
+    vault: openVault,
+    model: () => models.chatModel(),
+    indexed: () => index.whenIdle(),
+    context,
+    writes,
+    tools: { registry: items.tools, mcp: items.mcp },
+    items: items.service,
+    attachments: { intake: items.intake, store: items.attachments },
+  });
+  const exporter = new ChatExporter({
+    db,
+    session: (id) => chat.session(id),
+    vault: {
+      root: () => openVault().root,
+      prepareCreate: (path, content) => vault.prepareCreate(path, content),
+      replaceNote: (path, content, hash) => vault.replaceNote(path, content, hash),
+    },
+  });
+  const drafts = new ChatDrafts(db, () => openVault().root);
+  return { writes, context, chat, exporter, drafts };
+}
+
+export type ChatServices = ReturnType<typeof chatServices>;

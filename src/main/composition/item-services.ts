@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createAttachmentReader } from '../attachments/attachment-reader';
+import type { TextVectors } from '../embeddings/text-vectors';
+import { AttachmentIntake } from '../items/attachment-intake';
+import { AttachmentStore } from '../items/attachment-store';
+import { ItemService } from '../items/item-service';
+import { ItemSettingsStore } from '../items/item-settings';
+import { McpSettingsStore } from '../items/mcp-settings';
+import { RulesCatalog } from '../items/rules-catalog';
+import { SessionItemsStore } from '../items/session-items-store';
+import { McpServers } from '../mcp/mcp-servers';
+import { builtInTools } from '../tools/built-in-tools';
+import { ToolRegistry } from '../tools/tool-registry';
+import type { AppOptions } from './app-options';
+import type { RequestServices } from './request-services';
+import type { VaultServices } from './vault-services';
+
+/** The attachment reader's worker, built beside the parser's; null (read in process) when it is not there. */
+function attachmentWorkerBeside(indexWorker: string | undefined): string | null {
+  const file = indexWorker ? join(dirname(indexWorker), 'attachment-worker.js') : null;
+  return file && existsSync(file) ? file : null;
+}
+
+/** Every tool, MCP servers, attachments, and the rules, pins and agent prompt of each chat. */
+export function itemServices(
+  options: AppOptions,
+  { db, index, openPath, readNote }: VaultServices,
+  { tokensOf, attachmentRoom }: RequestServices,
+  vectors: TextVectors,
+) {
+  /** Every tool; the MCP servers' are registered in it as they are listed. */
+  const tools = new ToolRegistry(builtInTools);
+  const mcp = new McpServers();
+  const mcpSettings = new McpSettingsStore(db);
+  const attachments = new AttachmentStore(db);
+  const reader = createAttachmentReader(attachmentWorkerBeside(options.indexWorker));
+  const intake = new AttachmentIntake({ reader, tokens: tokensOf, room: attachmentRoom });
+  const service = new ItemService({
+    settings: new ItemSettingsStore(db, openPath),
+    sessions: new SessionItemsStore(db),
+    attachments,
+    rules: new RulesCatalog({ notesUnder: (folder) => index.noteHashesUnder(folder), readNote }),
+    index,
+    readNote,
+    registry: tools,
+    mcp,
+    vectors,
+    tokens: tokensOf,
+  });
+  return {
+    tools,
+    mcp,
+    mcpSettings,
+    attachments,
+    intake,
+    service,
+    async stop() {
+      await mcp.dispose();
+      await reader.dispose();
+    },
+  };
+}
+
+export type ItemServices = ReturnType<typeof itemServices>;

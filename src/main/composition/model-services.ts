@@ -1,0 +1,71 @@
+import type { AppEvents } from '../app-events';
+import { ApiKeys } from '../llm/api-keys';
+import { ModelService } from '../llm/model-service';
+import { ModelSettingsStore } from '../llm/model-settings';
+import { SettingsTable } from '../storage/settings-table';
+import { BackgroundSummaries } from '../summaries/background-summaries';
+import { SummaryQueue } from '../summaries/summary-queue';
+import { SummaryStore } from '../summaries/summary-store';
+import type { AppOptions } from './app-options';
+import type { VaultServices } from './vault-services';
+
+/** The chat model's settings and keys, the model service, and the summaries it writes. */
+export function modelServices(
+  options: AppOptions,
+  { db, index, readNote }: VaultServices,
+  events: AppEvents,
+) {
+  const settings = new ModelSettingsStore(db, options.model);
+  const keys = new ApiKeys(db, {
+    box: options.secretBox ?? null,
+    env: options.env,
+    // A variable named on the command line is one the user chose to hand over, whatever its name.
+    launchVariables: [options.model?.apiKeyEnv, options.embeddings?.apiKeyEnv].filter(
+      (name): name is string => typeof name === 'string',
+    ),
+  });
+  // A variable named on the command line goes to the server in force at launch, and only there.
+  if (options.model?.apiKeyEnv) keys.pairAtLaunch(settings.get());
+  const models = new ModelService(
+    settings,
+    keys,
+    fetch,
+    // The background summaries ask this service for their model, and start over when its settings change:
+    // it tells them on the bus (below) rather than holding them.
+    () => events.emit('models:changed', null),
+    options.backgroundSummaries ?? options.host !== 'cli',
+    {
+      named: new SettingsTable(db),
+      onWindowChanged: (window) => events.emit('models:windowChanged', window),
+    },
+  );
+  const summaries = new SummaryQueue({
+    store: new SummaryStore(db),
+    model: () => models.summaryModel(),
+    modelKey: () => models.summaryModelKey(),
+    notes: (paths) => index.noteHashes(paths),
+    readNote,
+    onProgress: (progress) => events.emit('summaries:progress', progress),
+  });
+  const background = new BackgroundSummaries({
+    queue: summaries,
+    events,
+    // Another process writing this vault's index summarizes it: one is enough.
+    enabled: () => models.backgroundSummaries() && index.writes(),
+    settleMs: options.summarySettleMs,
+  });
+  const stopRestarting = events.on('models:changed', () => background.restart());
+  return {
+    settings,
+    keys,
+    models,
+    summaries,
+    start: () => background.start(),
+    stop() {
+      stopRestarting();
+      background.stop();
+    },
+  };
+}
+
+export type ModelServices = ReturnType<typeof modelServices>;
