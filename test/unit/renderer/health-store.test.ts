@@ -16,7 +16,14 @@ const links =
       limit: number;
     }) => Promise<HealthLinkPage>
   >();
-const counts: HealthCounts = { broken: 0, ambiguous: 250, brokenSubpaths: 0, warnings: 0, notices: 0 };
+const counts: HealthCounts = {
+  broken: 0,
+  aliasLinks: 0,
+  ambiguous: 250,
+  brokenSubpaths: 0,
+  warnings: 0,
+  notices: 0,
+};
 window.kasten = {
   vault: { issues: () => Promise.resolve(counts) },
   health: { summary, links },
