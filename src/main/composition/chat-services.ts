@@ -58,6 +58,7 @@ export function chatServices(options: AppOptions, foundations: ChatFoundations) 
     onWindowNamed: (tokens) => void models.windowNamed(tokens),
     onPromptTaken: (tokens) => void models.promptTaken(tokens),
     profile: request.profile,
+    count: request.count,
     // Writes the summaries of compactions; with no model chosen at all, chatModel() says so.
     model: () => models.summaryModel() ?? models.chatModel(),
     vault: openVault,

@@ -1,6 +1,7 @@
 import { ChatStore } from '../chat/chat-store';
 import { ContextEngine } from '../request/context-engine';
 import type { ModelProfile } from '../request/context-types';
+import { RequestCount } from '../request/request-count';
 import type { SqliteDatabase } from '../storage/database';
 import type { ModelServices } from './model-services';
 
@@ -21,14 +22,12 @@ export function requestServices(db: SqliteDatabase, { settings, models }: ModelS
     };
   };
   const window = () => models.contextWindowWithin(2_000);
-  // Items and attachments are counted before the session context exists (it plans with them): with the
-  // engine, profile and window it is given, these are its tokensOf and attachmentRoom.
-  const tokensOf = (text: string) => engine.estimate(profile(), text).calibrated;
-  const attachmentRoom = async () => {
-    const budget = engine.budget(profile(), (await window()).tokens);
-    return { tokens: budget.itemCap, window: budget.window };
-  };
-  return { chatStore, engine, profile, window, tokensOf, attachmentRoom };
+  // Items and attachments are counted before the session context exists (it plans with them): they and
+  // the session context ask this one count.
+  const count = new RequestCount(engine, profile, window);
+  const tokensOf = (text: string) => count.tokensOf(text);
+  const attachmentRoom = () => count.attachmentRoom();
+  return { chatStore, engine, profile, window, count, tokensOf, attachmentRoom };
 }
 
 export type RequestServices = ReturnType<typeof requestServices>;

@@ -15,6 +15,7 @@ import { engineOptions, type ContextSettingsStore } from '../chat/context-settin
 import { conversationOf, userText } from './history/conversation';
 import { directReferences, type DirectReferences } from './sources/linked-notes';
 import type { ToolVault } from '../chat/note-locator';
+import { RequestCount } from './request-count';
 import { RequestPlanner } from './request-planner';
 import { systemPrompt, timeReminder } from './sources/system-prompt';
 import type { AttachmentText } from '../../shared/attachment-domain';
@@ -42,6 +43,8 @@ export interface SessionContextOptions {
   onPromptTaken?: (tokens: number) => void;
   /** The configured model as the context engine knows it: calibration key, id, provider. */
   profile: () => ModelProfile;
+  /** The app's one count and room (made from the engine, profile and window when not given). */
+  count?: RequestCount;
   /** The model that writes compaction summaries: the one chosen for summaries, else the chat model. */
   model: () => ChatModel;
   vault: () => { name: string; tools: ToolVault };
@@ -69,9 +72,11 @@ export interface SessionContextOptions {
 export class SessionContext {
   /** When a session's last automatic compaction failed: answers do not wait for another for a while. */
   private readonly failedCompactions = new Map<string, number>();
+  private readonly count: RequestCount;
 
   constructor(private readonly options: SessionContextOptions) {
     options.engine.configure(engineOptions(options.settings.get()));
+    this.count = options.count ?? new RequestCount(options.engine, options.profile, options.window);
   }
 
   settings(): ContextSettings {
@@ -95,24 +100,18 @@ export class SessionContext {
     return this.options.window();
   }
 
-  /**
-   * A text's tokens for the configured model, calibrated: what a linked or pinned note, a rule, a tool
-   * schema or an attachment costs, in the unit of every figure the user sees and of the budget.
-   */
+  /** A text's tokens for the configured model, calibrated (see RequestCount). */
   tokensOf(text: string): number {
-    return this.options.engine.estimate(this.options.profile(), text).calibrated;
+    return this.count.tokensOf(text);
   }
 
-  /** The budget of the next request (the context engine's one answer to "how much room?"). */
-  private async budget(window?: ContextWindow): Promise<Budget> {
-    const { tokens } = window ?? (await this.window());
-    return this.options.engine.budget(this.options.profile(), tokens);
+  private budget(window?: ContextWindow): Promise<Budget> {
+    return this.count.budget(window);
   }
 
   /** The most one attached file may take (an item's share of usable), and the window it is in. */
-  async attachmentRoom(): Promise<{ tokens: number; window: number }> {
-    const budget = await this.budget();
-    return { tokens: budget.itemCap, window: budget.window };
+  attachmentRoom(): Promise<{ tokens: number; window: number }> {
+    return this.count.attachmentRoom();
   }
 
   /**
