@@ -92,6 +92,30 @@ describe('kasten ask with context items', () => {
     );
   });
 
+  it('--json says why a linked note went in smaller than whole', async () => {
+    await server.stop();
+    server = await startScriptedModelServer({ models: [{ id: 'scripted-model', contextLength: 4096 }] });
+    server.script([{ text: 'Done.' }]);
+    const paragraph = 'A long field note about how links between notes grow into a web of ideas over years. ';
+    writeFileSync(join(workspace.vault, 'Field journal.md'), `# Field journal\n\n${paragraph.repeat(160)}\n`);
+    const { code, out, err } = await kasten(
+      'ask',
+      workspace.vault,
+      'What does [[Field journal]] say?',
+      '--json',
+      ...model(),
+    );
+    expect(code, err).toBe(0);
+    const report = JSON.parse(out);
+    const note = report.requestContext.find((item: { path?: string }) => item.path === 'Field journal.md');
+    expect(note.form).not.toBe('whole');
+    expect(note.reason).toMatch(/available/);
+    // Items that went in whole carry no reason.
+    for (const item of report.requestContext.filter((found: { form: string }) => found.form === 'whole')) {
+      expect(item).not.toHaveProperty('reason');
+    }
+  });
+
   it('refuses a file it cannot read, and a note that does not exist, saying which, before asking anything', async () => {
     const scan = await kasten(
       'ask',

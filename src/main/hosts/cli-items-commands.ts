@@ -72,16 +72,32 @@ export async function askItems(
   return { attachments, ...(items ? { items } : {}) };
 }
 
-/** An item of a request, or one left out, as `--json` prints it: no `path` or `score` when it has none. */
-function itemReport<Item extends { path?: string; score?: number }>({ path, score, ...rest }: Item) {
-  return { ...rest, ...(path === undefined ? {} : { path }), ...(score === undefined ? {} : { score }) };
+/**
+ * An item of a request, or one left out, as `--json` prints it: no `path`, `score` or `reason` when it
+ * has none.
+ */
+function itemReport<Item extends { path?: string; score?: number; reason?: string }>({
+  path,
+  score,
+  reason,
+  ...rest
+}: Item) {
+  return {
+    ...rest,
+    ...(path === undefined ? {} : { path }),
+    ...(score === undefined ? {} : { score }),
+    ...(reason === undefined ? {} : { reason }),
+  };
 }
 
-/** Every item of a request, with how it came in and its score; and the items left out, with why. */
+/**
+ * Every item of a request, with how it came in, its score, and why when it went in smaller than whole;
+ * and the items left out, with why.
+ */
 export function requestItemsReport(request: RequestContext) {
   return {
-    requestContext: request.items.map(({ kind, label, path, include, score, tokens, form }) =>
-      itemReport({ kind, label, path, include, score, tokens, form }),
+    requestContext: request.items.map(({ kind, label, path, include, score, tokens, form, reason }) =>
+      itemReport({ kind, label, path, include, score, tokens, form, reason }),
     ),
     leftOut: request.dropped.map(({ kind, label, path, include, score, tokens, reason }) =>
       itemReport({ kind, label, path, include, score, tokens, reason }),
