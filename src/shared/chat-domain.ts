@@ -155,6 +155,8 @@ export interface ChatReference {
   tokens: number | null;
   /** The extractive summary (lead paragraph). */
   summary: string;
+  /** For a direct reference: the alias the message named the note by (an alias names no note in a note). */
+  viaAlias?: string;
 }
 
 export interface TokenUsage {

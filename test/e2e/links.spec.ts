@@ -83,6 +83,22 @@ test('picking a twin in the [[ completion sends that note; [[Note# offers its he
   await expect(app.references.getByTestId('reference').filter({ hasText: 'ko/' })).toHaveCount(0);
 });
 
+test('a question naming a note by its alias sends the note, and the references say which alias named it', async ({
+  page,
+}) => {
+  model.script([{ text: 'Noted.' }]);
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  const composer = page.getByTestId('composer');
+  await composer.fill('What is [[AI]]?');
+  await composer.press('Enter');
+  await expect(app.chat.getByTestId('assistant-message')).toHaveAttribute('data-status', 'complete');
+  expect(JSON.stringify(model.chatRequests[0]!.messages)).toContain('Machines that learn from data');
+  const reference = app.references.getByTestId('reference').filter({ hasText: 'Artificial Intelligence' });
+  await expect(reference.getByTestId('kind-direct')).toBeVisible();
+  await expect(reference.getByTestId('reference-alias')).toHaveText('named by its alias “AI”');
+});
+
 test('health lists [[AI]] as an alias of Artificial Intelligence, unresolved, with the link to write', async ({
   page,
 }) => {

@@ -119,7 +119,13 @@ describe('aliases', () => {
 
     const sent = await sentFor('What is [[AI]]?');
     expect(sent).toContain('Machines that learn from data');
-    expect(references).toMatchObject([{ path: 'Artificial Intelligence.md', kind: 'direct' }]);
+    expect(references).toMatchObject([
+      { path: 'Artificial Intelligence.md', kind: 'direct', viaAlias: 'AI' },
+    ]);
+    // The note named by its own name carries no alias.
+    await sentFor('What is [[Artificial Intelligence]]?');
+    expect(references).toHaveLength(1);
+    expect(references[0]).not.toHaveProperty('viaAlias');
   });
 
   it('do not take over a link whose note was renamed on disk: [[Graph view]] shows as broken, not Chinese', async () => {

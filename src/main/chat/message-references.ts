@@ -9,7 +9,13 @@ export interface DirectCost {
 }
 
 const columns = `r.path, r.title, r.kind, r.tool_call_id AS toolCallId, r.document, r.subpath, r.mode, r.tokens,
-  r.summary`;
+  r.summary, r.via_alias AS viaAlias`;
+
+/** A reference as stored: no `viaAlias` when it has none, as the ones written never had. */
+function asReference<Row extends ChatReference>(row: Row): Row {
+  if (row.viaAlias === null) delete row.viaAlias;
+  return row;
+}
 
 /** The notes each message used, one row per note and kind (the first one recorded wins). */
 export class MessageReferences {
@@ -19,8 +25,9 @@ export class MessageReferences {
     this.statements = {
       insert: db.prepare(
         `INSERT OR IGNORE INTO message_references
-           (message_id, path, title, kind, tool_call_id, document, subpath, mode, tokens, summary)
-         VALUES (@messageId, @path, @title, @kind, @toolCallId, @document, @subpath, @mode, @tokens, @summary)`,
+           (message_id, path, title, kind, tool_call_id, document, subpath, mode, tokens, summary, via_alias)
+         VALUES (@messageId, @path, @title, @kind, @toolCallId, @document, @subpath, @mode, @tokens, @summary,
+                 @viaAlias)`,
       ),
       ofMessage: db.prepare<[number], ChatReference>(
         `SELECT ${columns} FROM message_references r WHERE r.message_id = ? ORDER BY r.rowid`,
@@ -38,18 +45,19 @@ export class MessageReferences {
 
   add(messageId: number, references: readonly ChatReference[]): void {
     this.db.transaction(() => {
-      for (const reference of references) this.statements.insert.run({ messageId, ...reference });
+      for (const reference of references)
+        this.statements.insert.run({ messageId, ...reference, viaAlias: reference.viaAlias ?? null });
     })();
   }
 
   of(messageId: number): ChatReference[] {
-    return this.statements.ofMessage.all(messageId);
+    return this.statements.ofMessage.all(messageId).map(asReference);
   }
 
   /** Every message's references in the session, by message id: one query for the whole session. */
   ofSession(sessionId: string): Map<number, ChatReference[]> {
     const byMessage = new Map<number, ChatReference[]>();
-    for (const { messageId, ...reference } of this.statements.ofSession.all(sessionId)) {
+    for (const { messageId, ...reference } of this.statements.ofSession.all(sessionId).map(asReference)) {
       const list = byMessage.get(messageId);
       if (list) list.push(reference);
       else byMessage.set(messageId, [reference]);

@@ -149,6 +149,8 @@ export const appMigrations: readonly Migration[] = [
       ALTER TABLE sessions ADD COLUMN agent_prompt TEXT;
       ALTER TABLE sessions ADD COLUMN agent_prompt_placement TEXT;
     `),
+  // The alias a message named a linked note by.
+  (db) => db.exec('ALTER TABLE message_references ADD COLUMN via_alias TEXT'),
 ];
 
 export function openAppDatabase(dataDir: string, onNotice?: (message: string) => void): SqliteDatabase {

@@ -94,6 +94,7 @@ export async function directReferences(
       mode: null,
       tokens: null,
       summary,
+      ...(found.viaAlias ? { viaAlias: link.target.trim() } : {}),
     });
   }
   const first = items[0];

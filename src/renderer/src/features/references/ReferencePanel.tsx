@@ -78,6 +78,11 @@ function Entry({ entry, showTurns }: { entry: ReferenceEntry; showTurns: boolean
       >
         <span className="reference-title">{entry.title}</span>
         <span className="reference-link muted small">{link}</span>
+        {entry.viaAlias && (
+          <span className="reference-alias muted small" data-testid="reference-alias">
+            named by its alias “{entry.viaAlias}”
+          </span>
+        )}
         <span className="reference-path muted small">{entry.path}</span>
         <Details entry={entry} showTurns={showTurns} />
       </button>

@@ -11,6 +11,8 @@ export interface ReferenceEntry {
   subpath: string | null;
   /** 1-based numbers of the turns (question and answer) that used it. */
   turns: number[];
+  /** The alias a question named the note by, when one did. */
+  viaAlias?: string;
 }
 
 const kindOrder: ReferenceKind[] = ['direct', 'broken', 'read', 'search-hit', 'cited'];
@@ -44,6 +46,7 @@ function collect(messages: ChatMessage[], turns: Map<number, number>): Reference
     if (!entry.turns.includes(turn)) entry.turns.push(turn);
     entry.summary ||= reference.summary;
     entry.subpath ??= reference.subpath;
+    entry.viaAlias ??= reference.viaAlias;
     if (reference.tokens !== null) entry.tokens = (entry.tokens ?? 0) + reference.tokens;
     entries.set(reference.path, entry);
   };
