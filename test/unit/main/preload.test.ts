@@ -32,6 +32,7 @@ describe('preload', () => {
       'context',
       'drafts',
       'embeddings',
+      'health',
       'index',
       'items',
       'links',
