@@ -61,10 +61,8 @@ export interface AppOptions {
   env?: NodeJS.ProcessEnv;
   /** The host's encryption for stored API keys (the desktop app's keychain); without one keys come from env. */
   secretBox?: SecretBox | null;
-  /** Summarize notes in the background when the settings say so (default: yes, except one-shot CLI runs). */
+  /** Summarize notes as they are used when the settings say so (default: yes, except one-shot CLI runs). */
   backgroundSummaries?: boolean;
-  /** Quiet time after an edit before the edited notes are summarized again (default 15 s). */
-  summarySettleMs?: number;
   /** A strategy for every session of this run (`kasten ask --strategy`), instead of each session's own. */
   contextStrategy?: ContextStrategy;
   /** How long one summarization request of a compaction may take (tests shorten it). */
@@ -152,13 +150,12 @@ export function createApp(options: AppOptions): KastenApp {
     notes: (paths) => index.noteHashes(paths),
     readNote: (path) => vault.readNote(path),
     onProgress: (progress) => events.emit('summaries:progress', progress),
+    onMissing: (path) => background.noteUsed(path),
   });
   const background = new BackgroundSummaries({
     queue: summaries,
-    events,
     // Another process writing this vault's index summarizes it: one is enough.
     enabled: () => models.backgroundSummaries() && index.writes(),
-    settleMs: options.summarySettleMs,
   });
   const chatStore = new ChatStore(db);
   const tools = new ToolRegistry(builtInTools);
