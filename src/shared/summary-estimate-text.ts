@@ -15,7 +15,11 @@ function dollars(usd: number): string {
 export function describeSummaryEstimate(estimate: SummaryEstimate): string {
   const { notes, cached, model } = estimate;
   const have = cached > 0 ? ` (${count(cached)} ${cached === 1 ? 'has' : 'have'} one)` : '';
-  if (notes === 0) return `Every note has a summary from ${model}${have}: nothing to do.`;
+  if (notes === 0) {
+    return cached === 0
+      ? 'No note has text to summarize.'
+      : `Every note already has a summary from ${model}: nothing to do.`;
+  }
   const first = `${count(notes)} ${notes === 1 ? 'note has' : 'notes have'} no summary from ${model} yet${have}.`;
   const calls = `${count(notes)} model ${notes === 1 ? 'call' : 'calls'}`;
   const tokens = `about ${count(estimate.inputTokens)} tokens sent and up to ${count(estimate.outputTokens)} written`;
