@@ -3,6 +3,7 @@ import type { KastenApp } from '../../src/main/app';
 import type { RelatedNote } from '../../src/shared/embedding-domain';
 import { startIndexedApp } from '../support/indexed-app';
 import { tempWorkspace } from '../support/temp-vault';
+import { runBuiltInTool } from '../support/tool-calls';
 
 let workspace: ReturnType<typeof tempWorkspace>;
 let app: KastenApp;
@@ -64,5 +65,36 @@ describe('related notes of a vault with translations', () => {
     expect(words.length).toBeGreaterThan(0);
     for (const stop of ['可以', '使用', '也可以', '接到']) expect(words).not.toContain(stop);
     expect(words.some((word) => ['嵌入', '文件', '笔记', '附件'].includes(word))).toBe(true);
+  });
+
+  it('tell the model which notes have the same name in find_related, none of them a missing link', async () => {
+    const vault = {
+      readNote: app.vault.readNote.bind(app.vault),
+      index: app.index,
+      search: app.embeddings.search,
+      related: app.embeddings.related,
+      summary: () => '',
+    };
+    const numbers = (() => {
+      const known = new Map<string, number>();
+      return (path: string) => known.get(path) ?? (known.set(path, known.size + 1), known.size);
+    })();
+    const outcome = await runBuiltInTool(vault, numbers, 'find_related', { note: 'en/Embed files.md' });
+    expect(outcome.ok).toBe(true);
+    const listed = JSON.parse(outcome.output.slice(outcome.output.indexOf('['))) as {
+      path: string;
+      missingLink?: boolean;
+      sameName?: string;
+    }[];
+    expect(listed.find((note) => note.path === 'ko/Embed files.md')).toEqual(
+      expect.objectContaining({ sameName: 'same name, in ko/' }),
+    );
+    expect(listed.filter((note) => note.missingLink).map((note) => note.path)).toEqual([
+      'en/Link to files.md',
+    ]);
+    expect(listed.filter((note) => note.sameName !== undefined).map((note) => note.path)).toEqual([
+      'ko/Embed files.md',
+      'zh/Embed files.md',
+    ]);
   });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { relatedNotes, type RelatedSources } from '../../../src/main/embeddings/related-notes';
+import {
+  besideSameNames,
+  relatedNotes,
+  type RelatedSources,
+} from '../../../src/main/embeddings/related-notes';
 import { sameNameLabel } from '../../../src/shared/embedding-domain';
 import type { ResolvedLink } from '../../../src/shared/index-domain';
 
@@ -106,5 +110,25 @@ describe('related notes', () => {
     ]);
     expect(sameNameLabel('ko')).toBe('same name, in ko/');
     expect(sameNameLabel('')).toBe('same name, at the top of the vault');
+  });
+
+  it('keeps the places of similar notes for other names: translations neither fill them nor raise the bar', () => {
+    const languages = ['de', 'es', 'fr', 'it', 'ja', 'ko', 'pt', 'ru', 'zh', 'uk'];
+    const found = [
+      ...languages.map((language) => ({ path: `${language}/Canvas.md`, score: 10 })),
+      { path: 'en/Plugins/Graph view.md', score: 4 },
+      { path: 'en/Plugins/Whiteboard.md', score: 3 },
+      { path: 'en/Daily notes.md', score: 1 },
+    ];
+    const closeToHalf = (items: readonly { score: number }[]) => {
+      const best = Math.max(0, ...items.map((item) => item.score));
+      return items.filter((item) => item.score >= best / 2);
+    };
+    const kept = besideSameNames('en/Plugins/Canvas.md', found, (item) => item.path, 8, closeToHalf);
+    expect(kept.map((item) => item.path)).toEqual([
+      'en/Plugins/Graph view.md',
+      'en/Plugins/Whiteboard.md',
+      ...languages.slice(0, 8).map((language) => `${language}/Canvas.md`),
+    ]);
   });
 });
