@@ -7,7 +7,8 @@ import type { SessionContext } from './request/session-context';
 import type { ChatExporter } from './export/chat-export';
 import type { VaultIndex } from './index/vault-index';
 import type { ModelService } from './llm/model-service';
-import type { SummaryQueue } from './summaries/summary-queue';
+import { estimateSummaries } from './summaries/summary-estimate';
+import { noSummaryModel, type SummaryQueue } from './summaries/summary-queue';
 import type { RecentVaults } from './vault/recent-vaults';
 import type { VaultService } from './vault/vault-service';
 import { writeHandlers } from './chat/vault-writes';
@@ -58,6 +59,8 @@ export function coreHandlers(services: CoreServices): Pick<Handlers, CoreChannel
     'vault:tree': async () => vault.tree(),
     'notes:read': async ({ path }) => {
       const note = await vault.readNote(path);
+      // Shown in the note panel: a note in use gets its model summary, when summaries on use are on.
+      summaries.used(path);
       return { ...note, links: index.linksIn(path, note.content) };
     },
     'attachments:read': async ({ path }) => vault.readAttachment(path),
@@ -132,7 +135,19 @@ export function coreHandlers(services: CoreServices): Pick<Handlers, CoreChannel
     'models:test': async (draft, caller) => models.test(draft, caller),
     'models:window': async () => models.contextWindow(),
     'summaries:configure': async (settings) => models.setSummaries(settings),
-    'summaries:run': async (input) => summaries.summarize(input?.paths),
+    'summaries:estimate': async (input) => {
+      const model = models.summaryModelName();
+      if (model === null) throw noSummaryModel();
+      return estimateSummaries({
+        work: summaries.work(input?.paths),
+        readNote: (path) => vault.readNote(path),
+        tokens: (text) => context.tokensOf(text),
+        settings: models.setup().settings,
+        model,
+      });
+    },
+    'summaries:run': async (input) =>
+      summaries.summarize(input?.paths, { confirmed: input?.confirmed === true }),
     'summaries:cancel': async () => {
       summaries.cancel();
       return null;

@@ -16,7 +16,14 @@ import {
   type HybridSearchResult,
   type RelatedNotes,
 } from './embedding-domain';
-import type { ConnectionReport, ModelInfo, ModelSetup, SummaryProgress, SummaryReport } from './model-domain';
+import type {
+  ConnectionReport,
+  ModelInfo,
+  ModelSetup,
+  SummaryEstimate,
+  SummaryProgress,
+  SummaryReport,
+} from './model-domain';
 import type {
   AppInfo,
   AttachmentFile,
@@ -260,12 +267,28 @@ export const requests = {
   'models:test': request<ConnectionReport>()(modelSettings.optional()),
   /** The configured model's context window and where the figure came from. */
   'models:window': request<ContextWindow>()(z.undefined()),
-  /** Turns background summaries on or off. */
+  /** Turns summaries of notes as they are used on or off. */
   'summaries:configure': request<ModelSetup>()(z.object({ background: z.boolean() }).strict()),
-  /** Summarizes the notes at `paths` (every note when omitted) that have no summary for their content. */
-  'summaries:run': request<SummaryReport>()(
+  /**
+   * What summarizing the notes at `paths` (every note when omitted) would take: how many notes need a
+   * model call, the tokens, and for a hosted model the cost when its price is known.
+   */
+  'summaries:estimate': request<SummaryEstimate>()(
     z
       .object({ paths: z.array(vaultRelativePath).max(100_000).optional() })
+      .strict()
+      .optional(),
+  ),
+  /**
+   * Summarizes the notes at `paths` (every note when omitted) that have no summary for their content.
+   * More than `summariesWithoutAsking` model calls start only `confirmed`, once the estimate was shown.
+   */
+  'summaries:run': request<SummaryReport>()(
+    z
+      .object({
+        paths: z.array(vaultRelativePath).max(100_000).optional(),
+        confirmed: z.boolean().optional(),
+      })
       .strict()
       .optional(),
   ),

@@ -123,6 +123,16 @@ export interface RelatedNote {
   similarity: number | null;
   /** Similar, but neither links to the other: a link that may be missing. */
   missingLink: boolean;
+  /**
+   * The note's folder ('' at the top of the vault) when it has the same file name as the note it is
+   * related to (a translation, a copy); null otherwise. Such a note is never a missing link.
+   */
+  sameNameIn: string | null;
+}
+
+/** How a note of the same name is marked: "same name, in ko/", "same name, at the top of the vault". */
+export function sameNameLabel(folder: string): string {
+  return folder === '' ? 'same name, at the top of the vault' : `same name, in ${folder}/`;
 }
 
 /** `notes:related`: the related notes, and why none are similar by meaning (null when they are). */

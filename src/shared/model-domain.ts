@@ -31,7 +31,10 @@ export interface ModelSettingsRequest extends ModelSettings {
   confirmKey?: boolean;
 }
 
-/** Whether notes are summarized by the model in the background as they are indexed and edited. */
+/**
+ * Whether a note is summarized by the model when it is first used (shown in the note panel, referenced in
+ * a chat) and has no summary of its content yet. The whole vault is summarized only when asked.
+ */
 export interface SummarySettings {
   background: boolean;
 }
@@ -55,6 +58,35 @@ export interface SummaryProgress {
   failed: number;
   /** The first failure of the run, prefixed with its note's path. */
   firstError: string | null;
+}
+
+/** Runs that would call the model for more notes than this need the user's go-ahead (see SummaryEstimate). */
+export const summariesWithoutAsking = 200;
+
+/**
+ * What summarizing the whole vault (or the notes asked about) would take, said before it starts: the
+ * notes that need a model call, the tokens sent and written, and for a hosted model the cost when its
+ * price is known.
+ */
+export interface SummaryEstimate {
+  /** The model that would write the summaries, and its server. */
+  model: string;
+  server: string;
+  /** The server is not on this machine: each call may be billed. */
+  hosted: boolean;
+  /** Notes that need a model call (notes with the same content share one). */
+  notes: number;
+  /** Notes that already have a summary for their content, model and prompt version. */
+  cached: number;
+  /** Tokens sent: each note (up to the part a summary reads) with the summary prompt, as Kasten counts. */
+  inputTokens: number;
+  /** Tokens written: an allowance of `replyTokens` for each one-to-two sentence summary. */
+  outputTokens: number;
+  replyTokens: number;
+  /** US dollars at the model's list price; null when Kasten knows no price for it (or it is not hosted). */
+  cost: { usd: number; inputPerMillion: number; outputPerMillion: number; source: string } | null;
+  /** Over `summariesWithoutAsking` notes: `summaries:run` needs `confirmed` to start. */
+  needsConfirmation: boolean;
 }
 
 /** The outcome of one summary run. */

@@ -1,11 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppPage } from '../support/app-page';
 import { readmeScreenshot } from '../support/readme-screenshot';
 import { startKastenServer, type RunningServer } from '../support/kasten-server';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
-import { tempWorkspace } from '../support/temp-vault';
+import { fixturesDir, tempWorkspace } from '../support/temp-vault';
 
 /**
  * A garden vault: Compost heap links to Garden beds, Watering links to it, Seed list shares its tag (and
@@ -78,7 +78,7 @@ test('the related section lists links, backlinks, shared tags and an unlinked si
   // A shared tag is its own reason, not a shared word; only a note sharing telling words is similar.
   await expect(notes).toHaveText([
     'Garden beds linked from here · shares #garden',
-    'Worm bin missing link similar words: turn, kitchen, scraps',
+    'Worm bin missing link similar words: kitchen, scraps, soil',
     'Seed list shares #garden',
     'Watering links here',
   ]);
@@ -106,6 +106,37 @@ test('the related section lists links, backlinks, shared tags and an unlinked si
   await expect(app.viewerTitle()).toHaveText('Compost heap');
   await expect(section.getByRole('heading', { name: /Related/ })).toHaveText('Related 4 · 1 missing link');
   await expect(notes.first()).toBeHidden();
+});
+
+test('the related section marks a translation "same name, in ko/" and offers only other notes as missing links', async ({
+  page,
+}) => {
+  // The English help at the top of the vault, its Korean and Chinese translations in folders of their own.
+  const translations = join(fixturesDir, 'translations');
+  cpSync(join(translations, 'en'), workspace.vault, { recursive: true });
+  for (const folder of ['ko', 'zh', 'misc']) {
+    cpSync(join(translations, folder), join(workspace.vault, folder), { recursive: true });
+  }
+  server = await startKastenServer({ vault: workspace.vault, dataDir: workspace.dataDir });
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await app.tree.locator('[title="Embed files.md"]').click();
+  await expect(app.viewerTitle()).toHaveText('Embed files');
+
+  const section = related(page);
+  const notes = section.getByTestId('related-note');
+  await expect(notes).toHaveCount(4);
+  await expect(section.getByRole('heading', { name: /Related/ })).toHaveText('Related 4 · 1 missing link');
+  await expect(notes.filter({ hasText: 'Link to files' }).getByTestId('missing-link')).toBeVisible();
+  const korean = notes.filter({ has: page.locator('[title="ko/Embed files.md"]') });
+  await expect(korean.getByTestId('same-name')).toHaveText('same name, in ko/');
+  await expect(korean.getByTestId('same-name')).toHaveAttribute('title', /such as a translation/);
+  await expect(korean.getByTestId('missing-link')).toHaveCount(0);
+  await expect(section.getByTestId('same-name')).toHaveText(['same name, in ko/', 'same name, in zh/']);
+
+  // Opened, the Korean note names the English one by its place: the top of the vault.
+  await korean.getByRole('button', { name: 'Embed files' }).click();
+  await expect(section.getByTestId('same-name').first()).toHaveText('same name, at the top of the vault');
 });
 
 test('semantic search set up in the settings embeds the vault with progress and Cancel, then finds notes by meaning', async ({

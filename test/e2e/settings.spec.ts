@@ -56,6 +56,9 @@ test('settings list the models, diagnose a bad key, no model and a dead server, 
   await composer.press('Enter');
   await expect(app.chat.getByRole('alert')).toContainText('No chat model is chosen yet');
   await expect(composer).toHaveValue('What does [[Zettelkasten method]] say?');
+  // Cleared: a note linked in the message being written is in use, and would be summarized once a
+  // model is chosen.
+  await composer.fill('');
   await app.chat.getByRole('button', { name: 'Open Settings' }).click();
 
   const settings = page.getByTestId('settings');
@@ -113,10 +116,23 @@ test('settings list the models, diagnose a bad key, no model and a dead server, 
   await expect(settings).toBeHidden();
   await expect(app.statusBar.getByTestId('model-status')).toHaveText('scripted-model · 32k context');
 
-  // With a local model chosen, every note gets a model summary in the background.
-  await expect.poll(() => model.chatRequests.length).toBe(3);
+  // With a local model chosen, a note is summarized when it is shown; the whole vault only when asked,
+  // having said what it takes.
+  expect(model.chatRequests).toHaveLength(0);
+  await app.note('Gardening').click();
+  await expect.poll(() => model.chatRequests.length).toBe(1);
   await app.statusBar.getByTestId('model-status').click();
-  await expect(settings.getByTestId('summary-progress')).toHaveText('Summarized 3 of 3');
+  await expect(settings.getByTestId('summary-progress')).toHaveText('Summarized 1 of 1');
+  await settings.getByRole('button', { name: 'Summarize the whole vault…' }).click();
+  await expect(settings.getByTestId('summary-estimate')).toContainText(
+    '2 notes have no summary from scripted-model yet (1 has one). That is 2 model calls: about ',
+  );
+  await expect(settings.getByTestId('summary-estimate')).toContainText('a server on this machine: no charge');
+  expect(model.chatRequests).toHaveLength(1);
+  await settings.getByRole('button', { name: 'Start: 2 notes' }).click();
+  await expect.poll(() => model.chatRequests.length).toBe(3);
+  await expect(settings.getByTestId('summary-progress')).toHaveText('Summarized 2 of 2');
+  await expect(settings.getByTestId('summary-estimate')).toBeHidden();
   await testConnection.click();
   await expect(diagnosis).toContainText('✓ Connected');
   await readmeScreenshot(page, 'settings');
@@ -140,7 +156,7 @@ test('a model override typed in the settings wins over the provider and survives
   await expect(settings.getByTestId('models-error')).toContainText(browserRefusal);
   await settings.getByRole('textbox', { name: 'Model', exact: true }).fill('scripted-model');
   await settings.getByRole('spinbutton', { name: 'Context window' }).fill('16000');
-  await settings.getByRole('checkbox', { name: 'Summarize notes in the background' }).uncheck();
+  await settings.getByRole('checkbox', { name: 'Summarize notes as they are used' }).uncheck();
   const save = settings.getByRole('button', { name: 'Save', exact: true });
   // Refused from the browser, nothing is saved; without the key, the settings are.
   await save.click();
@@ -160,7 +176,7 @@ test('a model override typed in the settings wins over the provider and survives
   await expect(app.statusBar.getByTestId('model-status')).toHaveText('scripted-model · 16k context');
   await app.statusBar.getByTestId('model-status').click();
   await expect(
-    settings.getByRole('checkbox', { name: 'Summarize notes in the background' }),
+    settings.getByRole('checkbox', { name: 'Summarize notes as they are used' }),
   ).not.toBeChecked();
   expect(model.chatRequests).toHaveLength(0);
 });
@@ -189,13 +205,12 @@ test('a summary model chosen from the listed models writes the note summaries an
     'Summaries of notes and of compacted chats are written by other-model.',
   );
 
-  // Background summaries are on for a server on this machine: every note goes to the summary model.
-  await expect.poll(() => model.chatRequests.length).toBe(3);
-  expect(model.chatRequests.map((request) => request.model)).toEqual([
-    'other-model',
-    'other-model',
-    'other-model',
-  ]);
+  // Summaries as notes are used are on for a server on this machine: a note shown goes to the summary model.
+  expect(model.chatRequests).toHaveLength(0);
+  await page.keyboard.press('Escape');
+  await app.note('Gardening').click();
+  await expect.poll(() => model.chatRequests.length).toBe(1);
+  expect(model.chatRequests.map((request) => request.model)).toEqual(['other-model']);
 
   await page.reload();
   await app.statusBar.getByTestId('model-status').click();
@@ -226,7 +241,7 @@ test("the window says where it came from, and Ollama's OpenAI-compatible API lea
     const baseUrl = settings.getByRole('textbox', { name: 'Base URL' });
     const save = settings.getByRole('button', { name: 'Save', exact: true });
     const window = settings.getByTestId('context-window');
-    await settings.getByRole('checkbox', { name: 'Summarize notes in the background' }).uncheck();
+    await settings.getByRole('checkbox', { name: 'Summarize notes as they are used' }).uncheck();
     await provider.selectOption('openai-compatible');
     await baseUrl.fill(`${ollama.url}/v1`);
     const modelField = settings.getByLabel('Model', { exact: true });

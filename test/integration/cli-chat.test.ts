@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -128,12 +128,34 @@ describe('kasten summarize', () => {
   it('summarizes every note once; a second run costs no model call', async () => {
     server.script(() => ({ text: 'A short summary.' }));
     const first = await summarize();
+    expect(first.stderr).toContain(
+      '3 notes have no summary from scripted-model yet. That is 3 model calls: about ',
+    );
+    expect(first.stderr).toContain('a server on this machine: no charge');
     expect(first.stdout).toMatch(/^Summarized 3 notes \(0 cached\) in [\d.]+ s/);
     expect(server.chatRequests).toHaveLength(3);
 
     const second = JSON.parse((await summarize('--json')).stdout);
     expect(second).toMatchObject({ notes: 3, summarized: 0, cached: 3, failed: 0 });
     expect(server.chatRequests).toHaveLength(3);
+  });
+
+  it('past 200 notes says what it would take and sends nothing without --yes', async () => {
+    mkdirSync(join(workspace.vault, 'log'));
+    for (let day = 1; day <= 201; day++) {
+      writeFileSync(join(workspace.vault, 'log', `Day ${day}.md`), `Rained on day ${day}.\n`);
+    }
+    server.script(() => ({ text: 'A short summary.' }));
+    const refused = await summarize().catch((error: { code: number; stderr: string }) => error);
+    expect(refused).toMatchObject({ code: 1 });
+    expect((refused as { stderr: string }).stderr).toMatch(
+      /204 notes have no summary from scripted-model yet\. That is 204 model calls: about [\d,]+ tokens sent and up to 20,400 written;[^\n]*\nNothing was sent\. To start, run it again with --yes\./,
+    );
+    expect(server.chatRequests).toHaveLength(0);
+
+    const started = JSON.parse((await summarize('--yes', '--json')).stdout);
+    expect(started).toMatchObject({ notes: 204, summarized: 204, failed: 0 });
+    expect(server.chatRequests).toHaveLength(204);
   });
 
   it('exits 1 and says why when the model fails', async () => {

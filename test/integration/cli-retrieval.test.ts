@@ -98,6 +98,19 @@ describe('kasten embed / related / search --mode', () => {
     expect(related.out).not.toContain('Gardening');
   });
 
+  it('marks a translation by its folder rather than as a link that is missing', async () => {
+    ws = tempWorkspace('translations');
+    const related = await run('related', ws.vault, 'en/Embed files.md');
+    expect(related).toMatchObject({ code: 0, err: '' });
+    expect(related.out).toMatch(
+      /^Embed files — ko\/Embed files\.md {2}\(similar words: [^)]*\) {2}\[same name, in ko\/\]$/m,
+    );
+    expect(related.out).toMatch(
+      /^Link to files — en\/Link to files\.md {2}\(similar words: [^)]*\) {2}\[not linked\]$/m,
+    );
+    expect(related.out.match(/\[not linked\]/g)).toHaveLength(1);
+  });
+
   it('answers a semantic search without embeddings by words, and says so and why on stderr', async () => {
     smallVault();
     const search = await run('search', ws.vault, 'slip box', '--mode', 'semantic');

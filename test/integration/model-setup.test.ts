@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppOptions, KastenApp } from '../../src/main/app';
@@ -10,7 +10,7 @@ import type { Caller } from '../../src/shared/contract';
 import type { ModelSettingsRequest } from '../../src/shared/model-domain';
 import { startIndexedApp } from '../support/indexed-app';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
-import { tempWorkspace, waitFor } from '../support/temp-vault';
+import { tempWorkspace } from '../support/temp-vault';
 
 let workspace: ReturnType<typeof tempWorkspace>;
 let server: ScriptedModelServer;
@@ -239,56 +239,7 @@ describe('API keys from environment variables', () => {
   });
 });
 
-describe('background summaries', () => {
-  it('summarize every note once the index is ready, an edited note again, and never an unchanged one', async () => {
-    server.script((request) => ({ text: `Summary ${server.chatRequests.length} of ${request.model}.` }));
-    const options: Partial<AppOptions> = {
-      backgroundSummaries: true,
-      summarySettleMs: 50,
-      watch: true,
-      model: settings(),
-    };
-    await startApp(options);
-    await waitFor(() => server.chatRequests.length === 3, 10_000, 'three summary requests');
-    await waitFor(() => app!.summaries.progress().state === 'idle' && app!.summaries.progress().done === 3);
-    expect(app!.summaries.progress()).toMatchObject({ state: 'idle', done: 3, total: 3, failed: 0 });
-    expect(app!.summaries.summaryFor('Gardening.md')).toMatchObject({ source: 'llm' });
-
-    writeFileSync(join(workspace.vault, 'Gardening.md'), '# Gardening\n\nBeans climb anything.\n');
-    // Asked about the new content, and its answer cached for the note's new hash.
-    const editDone = () =>
-      server.chatRequests.length >= 4 && app!.summaries.summaryFor('Gardening.md')?.source === 'llm';
-    await waitFor(editDone, 10_000, 'the edited note summarized and cached');
-    expect(server.chatRequests).toHaveLength(4);
-    expect(JSON.stringify(server.chatRequests[3]?.messages)).toContain('Beans climb anything');
-
-    await app!.dispose();
-    app = null;
-    await startApp(options);
-    await waitFor(() => app!.summaries.progress().state === 'idle');
-    // An edit after the restart is asked about next: no unchanged note may have come before it.
-    writeFileSync(join(workspace.vault, 'Gardening.md'), '# Gardening\n\nPeas too.\n');
-    const markerDone = () =>
-      JSON.stringify(server.chatRequests.at(-1)?.messages).includes('Peas too') &&
-      app!.summaries.summaryFor('Gardening.md')?.source === 'llm' &&
-      app!.summaries.progress().state === 'idle';
-    await waitFor(markerDone, 10_000, 'the note edited after the restart summarized');
-    expect(server.chatRequests).toHaveLength(5);
-  });
-
-  it('start on every note as soon as a model is chosen, without waiting for another index pass', async () => {
-    server.script((request) => ({ text: `Summary ${server.chatRequests.length} of ${request.model}.` }));
-    await startApp({ backgroundSummaries: true });
-    // Indexed, with no model chosen: nothing to summarize with.
-    expect(server.chatRequests).toHaveLength(0);
-    expect(app!.summaries.progress()).toMatchObject({ state: 'idle', total: 0 });
-
-    await call('models:configure', settings());
-    await waitFor(() => app!.summaries.progress().done === 3, 10_000, 'three notes summarized');
-    expect(server.chatRequests).toHaveLength(3);
-    expect(app!.summaries.summaryFor('Gardening.md')).toMatchObject({ source: 'llm' });
-  });
-
+describe('note summaries in a chat', () => {
   it('gives a linked note the model summary when only its summary fits the request', async () => {
     server.script((request) => ({
       text: JSON.stringify(request.messages).includes('Summarize the note')

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sameNameLabel } from '../../shared/embedding-domain';
 import type { SearchRanker } from '../../shared/index-domain';
 import { embeddedSection } from '../../shared/markdown/note-section';
 import { parseWikiLinkInner } from '../../shared/markdown/wikilink-inner';
@@ -110,7 +111,7 @@ const findRelated = defineTool({
   name: 'find_related',
   family: 'vault',
   description:
-    'Notes related to a note, each with its reasons: the notes it links to, the notes linking to it, notes sharing tags, and notes similar in meaning or words. Similar notes that are not linked either way are marked missingLink.',
+    'Notes related to a note, each with its reasons: the notes it links to, the notes linking to it, notes sharing tags, and notes similar in meaning or words. Similar notes that are not linked either way are marked missingLink; notes with the same file name in another folder (translations, copies) are marked sameName instead.',
   input: z.object({ note: noteArgument }),
   include: 'always',
   documents: 'listed',
@@ -124,6 +125,7 @@ const findRelated = defineTool({
       path: other.path,
       reasons: other.reasons,
       ...(other.missingLink ? { missingLink: true } : {}),
+      ...(other.sameNameIn !== null ? { sameName: sameNameLabel(other.sameNameIn) } : {}),
       summary: vault.summary(other.path),
     }));
     const how = semantic ? `Similarity is by shared words, because ${semantic.message}.\n` : '';

@@ -31,10 +31,8 @@ export interface AppOptions {
   env?: NodeJS.ProcessEnv;
   /** The host's encryption for stored API keys (the desktop app's keychain); without one keys come from env. */
   secretBox?: SecretBox | null;
-  /** Summarize notes in the background when the settings say so (default: yes, except one-shot CLI runs). */
+  /** Summarize notes as they are used when the settings say so (default: yes, except one-shot CLI runs). */
   backgroundSummaries?: boolean;
-  /** Quiet time after an edit before the edited notes are summarized again (default 15 s). */
-  summarySettleMs?: number;
   /** A strategy for every session of this run (`kasten ask --strategy`), instead of each session's own. */
   contextStrategy?: ContextStrategy;
   /** How long one summarization request of a compaction may take (tests shorten it). */

@@ -39,6 +39,9 @@ export function modelServices(
       onWindowChanged: (window) => events.emit('models:windowChanged', window),
     },
   );
+  // The queue hears a note used without a summary and tells the runner of summaries on use, which is made
+  // from the queue: the queue is given a function that reaches the runner once it exists.
+  let noteUsed = (_path: string): void => {};
   const summaries = new SummaryQueue({
     store: new SummaryStore(db),
     model: () => models.summaryModel(),
@@ -46,14 +49,14 @@ export function modelServices(
     notes: (paths) => index.noteHashes(paths),
     readNote,
     onProgress: (progress) => events.emit('summaries:progress', progress),
+    onMissing: (path) => noteUsed(path),
   });
   const background = new BackgroundSummaries({
     queue: summaries,
-    events,
     // Another process writing this vault's index summarizes it: one is enough.
     enabled: () => models.backgroundSummaries() && index.writes(),
-    settleMs: options.summarySettleMs,
   });
+  noteUsed = (path) => background.noteUsed(path);
   const stopRestarting = events.on('models:changed', () => background.restart());
   return {
     settings,

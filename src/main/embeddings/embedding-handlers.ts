@@ -15,7 +15,7 @@ import type { BackgroundEmbeddings } from './background-embeddings';
 import type { EmbeddingService } from './embedding-service';
 import type { EmbeddingSettingsStore } from './embedding-settings';
 import { closeToBest, hybridSearch, semanticSearchHit } from './hybrid-search';
-import { relatedNotes, type RelatedSources, type SimilarReason } from './related-notes';
+import { besideSameNames, relatedNotes, type RelatedSources, type SimilarReason } from './related-notes';
 
 export interface EmbeddingHandlersOptions {
   service: EmbeddingService;
@@ -33,8 +33,10 @@ export interface EmbeddingHandlersOptions {
 /** A search request as the contract takes it. */
 export type ModalSearchRequest = SearchRequest & { mode?: SearchMode };
 
-/** How many similar notes related notes take, by meaning or by words. */
+/** How many similar notes related notes take, by meaning or by words, besides those of the same name. */
 const similarLimit = 8;
+/** How many are asked for: a note's translations come first, and are not counted (see besideSameNames). */
+const similarAsked = 3 * similarLimit;
 /** BM25 falls off faster than similarity: half the best score still shares telling words. */
 const wordsNearBest = 0.5;
 
@@ -64,21 +66,22 @@ export function embeddingHandlers({ service, settings, background, keys, index }
   };
   const related = async ({ path, limit }: { path: string; limit?: number }): Promise<RelatedNotes> => {
     const byMeaning: SemanticResult<SimilarNote[]> = settings.get().enabled
-      ? service.similarNotes(path, similarLimit)
+      ? service.similarNotes(path, similarAsked)
       : { ok: false, unavailable: { code: 'off', message: 'no embedding model is configured' } };
+    const pathOf = (note: { path: string }) => note.path;
     const similar: SimilarReason[] = byMeaning.ok
-      ? byMeaning.value.map((note) => ({
+      ? besideSameNames(path, byMeaning.value, pathOf, similarLimit).map((note) => ({
           path: note.path,
           reason: `similar: ${note.similarity.toFixed(2)}`,
           similarity: note.similarity,
         }))
-      : closeToBest(await index.similarByWords(path, similarLimit), (note) => note.score, wordsNearBest).map(
-          (note) => ({
-            path: note.path,
-            reason: `similar words: ${note.words.join(', ')}`,
-            similarity: null,
-          }),
-        );
+      : besideSameNames(path, await index.similarByWords(path, similarAsked), pathOf, similarLimit, (notes) =>
+          closeToBest(notes, (note) => note.score, wordsNearBest),
+        ).map((note) => ({
+          path: note.path,
+          reason: `similar words: ${note.words.join(', ')}`,
+          similarity: null,
+        }));
     return {
       notes: relatedNotes(path, index, similar, limit ?? 20),
       semantic: byMeaning.ok ? null : byMeaning.unavailable,

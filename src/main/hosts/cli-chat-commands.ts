@@ -1,5 +1,6 @@
 import type { ModelSettings } from '../../shared/chat-domain';
 import type { ContextStatus, ContextStrategy } from '../../shared/context-domain';
+import { describeSummaryEstimate } from '../../shared/summary-estimate-text';
 import { describeSummaryReport } from '../summaries/summary-queue';
 import { openCliApp, type CliApp } from './cli-app';
 import { runAsk } from './cli-ask-command';
@@ -33,6 +34,8 @@ export interface ChatCommandArguments {
   allowWrites?: boolean;
   /** `ask --pin`, `--attach`, `--rule`. */
   items?: AskItemFlags;
+  /** `summarize --yes`: start even past `summariesWithoutAsking` notes, the estimate having been said. */
+  yes?: boolean;
 }
 
 export const chatCommandUsage = `  kasten ask <vault> "question" [--session ID] [--json]     ask the vault; the answer streams, then its references
@@ -44,7 +47,9 @@ ${itemFlagUsage}
   kasten context <vault> --session ID [--json]              what the session's next request would hold
   kasten compact <vault> --session ID [--focus TEXT] [--json]   summarize the session's older messages
   kasten sessions <vault> [--json]                          the vault's chat sessions
-  kasten summarize <vault> [--json] [model flags]           summarize notes that have no summary for their content`;
+  kasten summarize <vault> [--yes] [--json] [model flags]   summarize notes that have no summary for their content:
+                                                            says what it would take first; past 200 notes, starts
+                                                            only with --yes`;
 
 /** `kasten ask`, `kasten sessions` and `kasten summarize`: the chat services run from a terminal. */
 export async function runChatCommand(
@@ -93,7 +98,10 @@ export async function runChatCommand(
   }
 }
 
-/** Summarizes what is not cached yet, with progress on stderr; Ctrl+C keeps what is done. */
+/**
+ * Says what summarizing the vault would take, then summarizes what is not cached yet, with progress on
+ * stderr (past 200 notes only with --yes); Ctrl+C keeps what is done.
+ */
 async function summarize(app: CliApp, args: ChatCommandArguments, env: ChatCommandEnvironment) {
   let shown = 0;
   const unsubscribe = app.events.on('summaries:progress', ({ done, total }) => {
@@ -104,8 +112,14 @@ async function summarize(app: CliApp, args: ChatCommandArguments, env: ChatComma
       env.stderr(`Summarizing: ${done} of ${total}`);
     }
   });
+  const estimate = await call(app, 'summaries:estimate', undefined);
+  env.stderr(describeSummaryEstimate(estimate));
+  if (estimate.needsConfirmation && args.yes !== true) {
+    env.stderr(`Nothing was sent. To start, run it again with --yes.`);
+    return 1;
+  }
   void env.untilStopped().then(() => call(app, 'summaries:cancel', undefined));
-  const report = await call(app, 'summaries:run', undefined);
+  const report = await call(app, 'summaries:run', { confirmed: args.yes === true });
   unsubscribe();
   env.stdout(args.json ? JSON.stringify(report, null, 2) : describeSummaryReport(report));
   return report.failed > 0 || report.cancelled ? 1 : 0;

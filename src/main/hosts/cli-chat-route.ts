@@ -81,5 +81,8 @@ export function chatCommand(
     untilStopped: env.untilStopped,
   };
   const args = { command, vault, question, sessionId, json: values.json === true, model, strategy, focus };
-  return runChatCommand({ ...args, allowWrites: values['allow-writes'] === true, items }, chatEnv);
+  return runChatCommand(
+    { ...args, allowWrites: values['allow-writes'] === true, items, yes: values.yes === true },
+    chatEnv,
+  );
 }

@@ -5,6 +5,7 @@ import type {
   RelatedNote,
   SemanticUnavailable,
 } from '../../shared/embedding-domain';
+import { sameNameLabel } from '../../shared/embedding-domain';
 import type { AppEvents } from '../app-events';
 import { CliUsageError, findNote } from './cli-app';
 import { call, type CliHandlers } from './cli-call';
@@ -141,10 +142,11 @@ export function describeEmbedding(report: EmbeddingReport, status: EmbeddingStat
   return lines.join('\n');
 }
 
-/** "Title — path  (links here; similar: 0.82)  [not linked]". */
+/** "Title — path  (links here; similar: 0.82)  [not linked]", or "[same name, in ko/]". */
 export function describeRelated(note: RelatedNote): string {
   const missing = note.missingLink ? '  [not linked]' : '';
-  return `${note.title} — ${note.path}  (${note.reasons.join('; ')})${missing}`;
+  const sameName = note.sameNameIn === null ? '' : `  [${sameNameLabel(note.sameNameIn)}]`;
+  return `${note.title} — ${note.path}  (${note.reasons.join('; ')})${missing}${sameName}`;
 }
 
 /**

@@ -46,7 +46,7 @@ const usage = `Kasten ${version} — chat with your Markdown vault.
 Usage:
   kasten serve [--vault PATH] [--port N] [--data-dir DIR]   run the browser host on 127.0.0.1
        [--provider P] [--base-url URL] [--model NAME] [--api-key-env NAME]   (model for this run)
-       [--no-summaries]                                     no model summaries in the background
+       [--no-summaries]                                     no model summaries of notes as they are used
   kasten info [--data-dir DIR] [--json]                     version, platform and data directory
 ${vaultCommandUsage}
 ${embeddingCommandUsage}
@@ -93,6 +93,7 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
         'summary-model': { type: 'string' },
         'api-key-env': { type: 'string' },
         'no-summaries': { type: 'boolean' },
+        yes: { type: 'boolean' },
         strategy: { type: 'string' },
         window: { type: 'string' },
         focus: { type: 'string' },

@@ -1,8 +1,9 @@
 import { foldForSearch } from '../../shared/search/search-folding';
 import type { SearchHit, SimilarByWords } from '../../shared/index-domain';
-import { isStopWord } from './stop-words';
+import { stopWordsOf } from './language-stop-words';
+import { surelyCutTokens } from './segment-doubts';
 import type { TermCounts } from './term-statistics';
-import { hasUnspacedLetters, wordTokens } from './word-segments';
+import { hasUnspacedLetters } from './word-segments';
 
 /** How many of a note's words a "more like this" query takes: its best by tf × idf (Lucene takes 25). */
 const likeThisWords = 12;
@@ -21,8 +22,11 @@ const wordPattern = /[\p{L}\p{M}\p{N}_]+/gu;
 const hasLetter = /\p{L}/u;
 const contraction = /^['’]t\b/u;
 
-/** Whether a word says something about a note: not a stop word, a number or a letter or two. */
-function telling(token: string): boolean {
+/**
+ * Whether a word says something about a note: not a stop word of its language (`isStopWord`, see
+ * stopWordsOf), a number or a letter or two.
+ */
+function telling(token: string, isStopWord: (word: string) => boolean): boolean {
   if (!hasLetter.test(token) || isStopWord(token)) return false;
   // A character of Chinese or Japanese can be a word; of Latin script, two letters rarely are.
   return [...token].length >= (hasUnspacedLetters(token) ? 2 : 3);
@@ -36,6 +40,7 @@ interface WeightedWord {
 /** The note's telling words, each once (folded), weighted by how often and where it stands, most first. */
 function weightedWords(columns: { title: string; headings: string; body: string }): WeightedWord[] {
   const counts = new Map<string, WeightedWord>();
+  const isStopWord = stopWordsOf(`${columns.title}\n${columns.headings}\n${columns.body}`);
   for (const name of ['title', 'headings', 'body'] as const) {
     const text = columns[name];
     for (const match of text.matchAll(wordPattern)) {
@@ -44,8 +49,8 @@ function weightedWords(columns: { title: string; headings: string; body: string 
       // "doesn" of "doesn't": rare enough to be chosen, and says nothing.
       if (contraction.test(text.slice(match.index + match[0].length, match.index + match[0].length + 3)))
         continue;
-      for (const token of wordTokens(match[0])) {
-        if (!telling(token)) continue;
+      for (const token of surelyCutTokens(match[0], isStopWord)) {
+        if (!telling(token, isStopWord)) continue;
         const key = foldForSearch(token);
         const entry = counts.get(key) ?? { word: token, weight: 0 };
         entry.weight += columnWeights[name];
@@ -107,9 +112,12 @@ const markedWord = /\u0002([^\u0003]*)\u0003/gu;
 /** The words a hit's snippet marks, folded and without repeats: the words it shares with the query. */
 function markedWords(snippet: string, most: number): string[] {
   const words = new Map<string, string>();
+  const isStopWord = stopWordsOf(snippet);
   for (const [, word] of snippet.matchAll(markedWord)) {
     const key = foldForSearch(word!);
-    if (!words.has(key) && telling(word!.toLocaleLowerCase())) words.set(key, word!.toLocaleLowerCase());
+    if (!words.has(key) && telling(word!.toLocaleLowerCase(), isStopWord)) {
+      words.set(key, word!.toLocaleLowerCase());
+    }
   }
   return [...words.values()].slice(0, most);
 }

@@ -2,6 +2,7 @@ import type { ModelSettings } from '../../shared/chat-domain';
 import type { SummarySettings } from '../../shared/model-domain';
 import type { SqliteDatabase } from '../storage/database';
 import { SettingsTable } from '../storage/settings-table';
+import { isLocalServer } from './model-prices';
 
 /** Ollama on this machine through its native API, so that Kasten can set the window it runs with. */
 export const defaultModelSettings: ModelSettings = {
@@ -63,14 +64,5 @@ export class ModelSettingsStore {
 
   private write(key: string, value: unknown): void {
     this.table.put(key, JSON.stringify(value));
-  }
-}
-
-function isLocalServer(baseUrl: string): boolean {
-  try {
-    const host = new URL(baseUrl).hostname;
-    return host === 'localhost' || host === '[::1]' || /^127\./.test(host);
-  } catch {
-    return false;
   }
 }

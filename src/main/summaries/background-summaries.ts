@@ -1,69 +1,57 @@
-import type { AppEvents } from '../app-events';
 import type { SummaryQueue } from './summary-queue';
 
 export interface BackgroundSummariesOptions {
   queue: SummaryQueue;
-  events: AppEvents;
-  /** Whether a model is configured and the user wants summaries made in the background. */
+  /** Whether a model is configured and the user wants notes summarized as they are used. */
   enabled: () => boolean;
-  /** Quiet time after the last edit before edited notes are summarized (a note being typed changes often). */
-  settleMs?: number;
   warn?: (message: string) => void;
 }
 
 /**
- * Keeps model summaries current without being asked: every note once an index pass finishes, edited notes
- * once their edits settle. The queue's cache makes repeated runs cost nothing for unchanged notes.
+ * Summarizes a note when it is first used: shown in the note panel, or referenced in a chat (its summary
+ * asked for while it has none of its content). Opening a vault, indexing and editing notes call the model
+ * for nothing; the whole vault is summarized only when the user asks, having seen what it would take.
+ * Uses heard in one turn of the event loop (a tool result listing twenty notes) make one run.
  */
 export class BackgroundSummaries {
-  private readonly edited = new Set<string>();
-  private timer: NodeJS.Timeout | null = null;
-  private unsubscribe: (() => void) | null = null;
+  private readonly used = new Set<string>();
+  private scheduled: NodeJS.Immediate | null = null;
+  private started = false;
 
   constructor(private readonly options: BackgroundSummariesOptions) {}
 
+  /** Uses are heard from now on. */
   start(): void {
-    const { events } = this.options;
-    const stops = [
-      events.on('index:progress', ({ state }) => {
-        if (state === 'idle') this.runAll();
-      }),
-      events.on('index:changed', ({ paths }) => this.noteEdited(paths)),
-    ];
-    this.unsubscribe = () => stops.forEach((stop) => stop());
+    this.started = true;
   }
 
-  /** Settings changed: stop what runs and, when still enabled, start over with the new model. */
+  /** The note at `path` was used without a model summary of its content: summarize it, if that is on. */
+  noteUsed(path: string): void {
+    if (!this.started || !this.options.enabled()) return;
+    this.used.add(path);
+    this.scheduled ??= setImmediate(() => {
+      this.scheduled = null;
+      const paths = [...this.used];
+      this.used.clear();
+      if (paths.length > 0 && this.options.enabled()) this.run(paths);
+    });
+  }
+
+  /** Settings changed: what runs was asked of the old model; notes are summarized again as they are used. */
   restart(): void {
+    this.used.clear();
     this.options.queue.cancel();
-    this.runAll();
   }
 
   stop(): void {
-    this.unsubscribe?.();
-    if (this.timer) clearTimeout(this.timer);
+    this.started = false;
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled = null;
+    this.used.clear();
     this.options.queue.cancel();
   }
 
-  private runAll(): void {
-    this.edited.clear();
-    if (this.options.enabled()) this.run(undefined);
-  }
-
-  private noteEdited(paths: string[]): void {
-    if (!this.options.enabled()) return;
-    for (const path of paths) this.edited.add(path);
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      const edited = [...this.edited];
-      this.edited.clear();
-      if (edited.length > 0 && this.options.enabled()) this.run(edited);
-    }, this.options.settleMs ?? 15_000);
-    this.timer.unref();
-  }
-
-  private run(paths: string[] | undefined): void {
+  private run(paths: string[]): void {
     this.options.queue.summarize(paths).then(
       (report) => {
         if (report.failed > 0) {

@@ -1,7 +1,7 @@
 import { AppError } from '../app-error';
 import type { NoteHash } from '../index/note-catalog';
 import type { ChatModel } from '../llm/llm-types';
-import type { SummaryProgress, SummaryReport } from '../../shared/model-domain';
+import { summariesWithoutAsking, type SummaryProgress, type SummaryReport } from '../../shared/model-domain';
 import { summaryMessages, summaryPromptVersion, summarySystemPrompt, tidySummary } from './summary-prompt';
 import type { SummaryStore } from './summary-store';
 
@@ -25,6 +25,17 @@ export interface SummaryQueueOptions {
   /** Model calls in flight at once (default 2): enough to hide latency, few enough for a local model. */
   concurrency?: number;
   onProgress?: (progress: SummaryProgress) => void;
+  /**
+   * Told when a note is used (its summary asked for, or the note shown: see `used`) and it has no model
+   * summary of its content: the runner of summaries on use hears it here.
+   */
+  onMissing?: (path: string) => void;
+}
+
+/** What a run would do: the notes that need a model call (one per content) and those already summarized. */
+export interface SummaryWork {
+  toDo: NoteHash[];
+  cached: number;
 }
 
 /** Notes sharing one content hash: they share one model call and one cached summary. */
@@ -36,9 +47,10 @@ interface Task {
 const extractChars = 200;
 
 /**
- * Makes LLM summaries of notes in the background and answers with the best summary a note has: the cached
- * LLM one for its current content, else its lead paragraph. Runs are queued one after the other, each
- * calling the model for at most `concurrency` notes at a time.
+ * Makes LLM summaries of notes and answers with the best summary a note has: the cached LLM one for its
+ * current content, else its lead paragraph. Runs are queued one after the other, each calling the model
+ * for at most `concurrency` notes at a time; one of more than `summariesWithoutAsking` calls needs the
+ * user's go-ahead.
  */
 export class SummaryQueue {
   private controller = new AbortController();
@@ -48,17 +60,25 @@ export class SummaryQueue {
   constructor(private readonly options: SummaryQueueOptions) {}
 
   /**
-   * Summarizes the notes at `paths` (every note when omitted) that have no summary for their current
-   * content, model and prompt version. Failures are counted in the report; it rejects only when no model
-   * is configured.
+   * Summarizes the notes at `paths` (every note when omitted) that have no summary for their content,
+   * model and prompt version. Failures are counted in the report; it rejects when no model is configured,
+   * and when more than `summariesWithoutAsking` notes need a call and the run is not `confirmed`.
    */
-  async summarize(paths?: readonly string[], signal?: AbortSignal): Promise<SummaryReport> {
+  async summarize(
+    paths?: readonly string[],
+    { signal, confirmed = false }: { signal?: AbortSignal; confirmed?: boolean } = {},
+  ): Promise<SummaryReport> {
     const model = this.options.model();
-    if (!model) {
-      throw new AppError(
-        'invalid-input',
-        'No model is chosen yet: pick a provider and a model in Settings to summarize notes.',
-      );
+    if (!model) throw noSummaryModel();
+    if (!confirmed) {
+      const calls = this.work(paths).toDo.length;
+      if (calls > summariesWithoutAsking) {
+        throw new AppError(
+          'invalid-input',
+          `${calls} notes have no summary from ${model.name} yet: that is ${calls} model calls. ` +
+            'See what it would take first (Settings → Note summaries, or kasten summarize) and confirm.',
+        );
+      }
     }
     // Taken now, so cancel() also drops runs still waiting behind the running one.
     const cancelled = this.controller.signal;
@@ -66,6 +86,21 @@ export class SummaryQueue {
     const run = this.queue.then(() => this.run(model, paths, combined));
     this.queue = run.catch(() => {});
     return run;
+  }
+
+  /**
+   * The notes at `paths` (every note when omitted) that need a model call, one per content, and how many
+   * already have a summary. A note without words (empty, binary, unreadable) needs none.
+   */
+  work(paths?: readonly string[]): SummaryWork {
+    const key = this.cacheKey();
+    const { tasks, cached } = this.plan(paths, key);
+    return { toDo: [...tasks.values()].map((task) => task.notes[0]!), cached };
+  }
+
+  /** The note at `path` is in use (shown in the note panel): `onMissing` hears it if it has no model summary. */
+  used(path: string): void {
+    this.summaryFor(path);
   }
 
   /** Stops the running and queued runs; summaries already made stay cached. */
@@ -78,19 +113,46 @@ export class SummaryQueue {
     return this.current;
   }
 
-  /** The LLM summary of the note's current content when cached, else its trimmed lead; null for no note. */
+  /**
+   * The LLM summary of the note's current content when cached, else its trimmed lead (and `onMissing`
+   * hears that the note is used without one); null for no note.
+   */
   summaryFor(path: string): NoteSummary | null {
     const note = this.options.notes([path]).find((candidate) => candidate.path === path);
     if (!note) return null;
     const key = this.cacheKey();
     const cached = key ? this.options.store.get(note.hash, key, summaryPromptVersion) : null;
-    return cached
-      ? { text: cached, source: 'llm' }
-      : { text: extractiveSummary(note.lead), source: 'extract' };
+    if (cached) return { text: cached, source: 'llm' };
+    if (note.words > 0) this.options.onMissing?.(path);
+    return { text: extractiveSummary(note.lead), source: 'extract' };
   }
 
   private cacheKey(): string | null {
     return this.options.modelKey ? this.options.modelKey() : (this.options.model()?.name ?? null);
+  }
+
+  /**
+   * The notes at `paths` (all when omitted) with words, those of them with a summary cached under `key`,
+   * and the others as tasks, one per content. A note without words (empty, binary, unreadable) has nothing
+   * to summarize: no call is made for it.
+   */
+  private plan(paths: readonly string[] | undefined, key: string | null) {
+    const wanted = paths ? new Set(paths) : null;
+    const notes = this.options
+      .notes(paths)
+      .filter((note) => (!wanted || wanted.has(note.path)) && note.words > 0);
+    const tasks = new Map<string, Task>();
+    let cached = 0;
+    for (const note of notes) {
+      if (key !== null && this.options.store.get(note.hash, key, summaryPromptVersion) !== null) {
+        cached++;
+        continue;
+      }
+      const task = tasks.get(note.hash);
+      if (task) task.notes.push(note);
+      else tasks.set(note.hash, { hash: note.hash, notes: [note] });
+    }
+    return { notes, tasks, cached };
   }
 
   private async run(
@@ -100,22 +162,7 @@ export class SummaryQueue {
   ): Promise<SummaryReport> {
     const started = performance.now();
     const key = this.cacheKey() ?? model.name;
-    const wanted = paths ? new Set(paths) : null;
-    // A note without words (empty, binary, unreadable) has nothing to summarize: no call is made for it.
-    const notes = this.options
-      .notes(paths)
-      .filter((note) => (!wanted || wanted.has(note.path)) && note.words > 0);
-    const tasks = new Map<string, Task>();
-    let cached = 0;
-    for (const note of notes) {
-      if (this.options.store.get(note.hash, key, summaryPromptVersion) !== null) {
-        cached++;
-        continue;
-      }
-      const task = tasks.get(note.hash);
-      if (task) task.notes.push(note);
-      else tasks.set(note.hash, { hash: note.hash, notes: [note] });
-    }
+    const { notes, tasks, cached } = this.plan(paths, key);
 
     const progress: SummaryProgress = {
       state: 'running',
@@ -178,6 +225,14 @@ export class SummaryQueue {
     this.current = { ...progress };
     this.options.onProgress?.(this.current);
   }
+}
+
+/** Why notes cannot be summarized: no model is chosen. */
+export function noSummaryModel(): AppError {
+  return new AppError(
+    'invalid-input',
+    'No model is chosen yet: pick a provider and a model in Settings to summarize notes.',
+  );
 }
 
 /** A lead paragraph cut to about 200 characters at a word boundary. */

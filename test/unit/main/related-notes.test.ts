@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { relatedNotes, type RelatedSources } from '../../../src/main/embeddings/related-notes';
+import {
+  besideSameNames,
+  relatedNotes,
+  type RelatedSources,
+} from '../../../src/main/embeddings/related-notes';
+import { sameNameLabel } from '../../../src/shared/embedding-domain';
 import type { ResolvedLink } from '../../../src/shared/index-domain';
 
 const link = (source: string, resolved: string | null, status: ResolvedLink['status'] = 'resolved') =>
@@ -36,6 +41,7 @@ describe('related notes', () => {
         reasons: ['shares #method, #zk', 'similar: 0.82'],
         similarity: 0.82,
         missingLink: true,
+        sameNameIn: null,
       },
       {
         path: 'Similar.md',
@@ -43,6 +49,7 @@ describe('related notes', () => {
         reasons: ['links here', 'similar: 0.61'],
         similarity: 0.61,
         missingLink: false,
+        sameNameIn: null,
       },
       {
         path: 'Backlink.md',
@@ -50,6 +57,7 @@ describe('related notes', () => {
         reasons: ['links here'],
         similarity: null,
         missingLink: false,
+        sameNameIn: null,
       },
       {
         path: 'Linked.md',
@@ -57,6 +65,7 @@ describe('related notes', () => {
         reasons: ['linked from here'],
         similarity: null,
         missingLink: false,
+        sameNameIn: null,
       },
     ]);
   });
@@ -74,6 +83,52 @@ describe('related notes', () => {
       ['Tagged.md', true],
       ['Backlink.md', true],
       ['Linked.md', false],
+    ]);
+  });
+
+  it('marks a note with the same file name in another folder, and never offers it as a missing link', () => {
+    const translations: RelatedSources = {
+      outgoing: () => [],
+      backlinks: () => [],
+      sharingTags: () => [],
+      note: (path) => ({ path, title: 'Embed files', lead: '', wordCount: 1, tags: [] }),
+    };
+    const byWords = (path: string) => ({ path, reason: 'similar words: embed', similarity: null });
+    const notes = relatedNotes('en/Help/Embed files.md', translations, [
+      byWords('ko/Embed files.md'),
+      byWords('en/Help/Link to files.md'),
+      byWords('Embed files.md'),
+      byWords('zh/帮助/embed FILES.md'),
+    ]);
+    expect(notes.map(({ path, missingLink, sameNameIn }) => [path, missingLink, sameNameIn])).toEqual([
+      // The one real missing link comes first; the notes of the same name keep their order after it.
+      ['en/Help/Link to files.md', true, null],
+      ['ko/Embed files.md', false, 'ko'],
+      ['Embed files.md', false, ''],
+      // Names compare as links do: without case, in one Unicode form.
+      ['zh/帮助/embed FILES.md', false, 'zh/帮助'],
+    ]);
+    expect(sameNameLabel('ko')).toBe('same name, in ko/');
+    expect(sameNameLabel('')).toBe('same name, at the top of the vault');
+  });
+
+  it('keeps the places of similar notes for other names: translations neither fill them nor raise the bar', () => {
+    const languages = ['de', 'es', 'fr', 'it', 'ja', 'ko', 'pt', 'ru', 'zh', 'uk'];
+    const found = [
+      ...languages.map((language) => ({ path: `${language}/Canvas.md`, score: 10 })),
+      { path: 'en/Plugins/Graph view.md', score: 4 },
+      { path: 'en/Plugins/Whiteboard.md', score: 3 },
+      { path: 'en/Daily notes.md', score: 1 },
+    ];
+    const closeToHalf = <Item extends { score: number }>(items: readonly Item[]) => {
+      const best = Math.max(0, ...items.map((item) => item.score));
+      return items.filter((item) => item.score >= best / 2);
+    };
+    const kept = besideSameNames('en/Plugins/Canvas.md', found, (item) => item.path, 8, closeToHalf);
+    expect(kept.map((item) => item.path)).toEqual([
+      'en/Plugins/Graph view.md',
+      'en/Plugins/Whiteboard.md',
+      ...languages.slice(0, 8).map((language) => `${language}/Canvas.md`),
     ]);
   });
 });

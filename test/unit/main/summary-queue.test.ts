@@ -140,10 +140,48 @@ describe('SummaryQueue', () => {
     expect(await queue(resumed).summarize()).toMatchObject({ summarized: 4, cached: 1 });
   });
 
+  it('refuses a run of more than 200 model calls until it is confirmed, counting notes of one content once', async () => {
+    notes = Array.from({ length: 202 }, (_, index) => note(`Note ${index}`));
+    // Two notes with the same content are one call.
+    notes.push(note('Copy', 'Copy lead.', 'hash-Note 0'));
+    const model = new FakeModel('fake', async (title) => `Summary of ${title}.`);
+    const summaries = queue(model);
+    expect(summaries.work().toDo).toHaveLength(202);
+    await expect(summaries.summarize()).rejects.toThrow(
+      /^202 notes have no summary from fake yet: that is 202 model calls\. See what it would take first/,
+    );
+    expect(model.calls).toHaveLength(0);
+    // Asked for a few notes, nothing to confirm.
+    expect(await summaries.summarize(['Note 1.md', 'Note 2.md'])).toMatchObject({ summarized: 2 });
+    expect(summaries.work()).toMatchObject({ cached: 2 });
+    expect(summaries.work().toDo).toHaveLength(200);
+    expect(await summaries.summarize(undefined, { confirmed: true })).toMatchObject({
+      summarized: 201,
+      cached: 2,
+    });
+    expect(model.calls).toHaveLength(202);
+  });
+
+  it('tells onMissing of a used note without a model summary of its content, and of no other', async () => {
+    notes.push({ ...note('Empty'), words: 0 });
+    const missing: string[] = [];
+    const summaries = queue(new FakeModel('fake'), { onMissing: (path) => missing.push(path) });
+    summaries.used('One.md');
+    expect(summaries.summaryFor('Two.md')).toEqual({ text: 'Two lead.', source: 'extract' });
+    summaries.used('Empty.md');
+    summaries.used('Gone.md');
+    expect(missing).toEqual(['One.md', 'Two.md']);
+
+    await summaries.summarize(['One.md']);
+    summaries.used('One.md');
+    expect(summaries.summaryFor('One.md')?.source).toBe('llm');
+    expect(missing).toEqual(['One.md', 'Two.md']);
+  });
+
   it('stops when the caller aborts its signal', async () => {
     const model = new FakeModel('fake', (_, signal) => hang(signal));
     const controller = new AbortController();
-    const running = queue(model).summarize(undefined, controller.signal);
+    const running = queue(model).summarize(undefined, { signal: controller.signal });
     await until(() => model.calls.length === 2);
     controller.abort();
     expect(await running).toMatchObject({ summarized: 0, failed: 0, cancelled: true });

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import type { RelatedNote, SemanticUnavailable } from '../../../../shared/embedding-domain';
+import { sameNameLabel } from '../../../../shared/embedding-domain';
 import { useEmbeddingStore } from '../embeddings/embedding-store';
 import type { OpenNote } from '../notes/WikiLink';
 import { useSettingsStore } from '../settings/settings-store';
@@ -8,6 +9,8 @@ import { useRelatedStore } from './related-store';
 import './related.css';
 
 const missingLinkTitle = 'Similar, but neither note links to the other: a link that may be missing.';
+const sameNameTitle =
+  'A note with the same file name in another folder, such as a translation: not offered as a missing link.';
 
 function RelatedItem({ note, onOpen }: { note: RelatedNote; onOpen: OpenNote }) {
   return (
@@ -24,6 +27,11 @@ function RelatedItem({ note, onOpen }: { note: RelatedNote; onOpen: OpenNote }) 
       {note.missingLink && (
         <span className="related-badge" title={missingLinkTitle} data-testid="missing-link">
           missing link
+        </span>
+      )}
+      {note.sameNameIn !== null && (
+        <span className="related-same-name" title={sameNameTitle} data-testid="same-name">
+          {sameNameLabel(note.sameNameIn)}
         </span>
       )}{' '}
       <span className="related-reasons">{note.reasons.join(' · ')}</span>

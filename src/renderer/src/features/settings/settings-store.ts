@@ -4,6 +4,7 @@ import type {
   ConnectionReport,
   ModelInfo,
   ModelSetup,
+  SummaryEstimate,
   SummaryProgress,
 } from '../../../../shared/model-domain';
 import { isKastenError } from '../../../../shared/kasten-api';
@@ -44,7 +45,10 @@ interface SettingsState {
   dismissKeyConfirmation(): void;
   listModels(draft: ModelSettings): Promise<void>;
   setBackgroundSummaries(background: boolean): Promise<void>;
-  summarizeNow(): Promise<void>;
+  /** What summarizing the whole vault would take; null when it could not be said (see `error`). */
+  estimateSummaries(): Promise<SummaryEstimate | null>;
+  /** Summarizes the whole vault; `confirmed` once its estimate was shown (needed past 200 notes). */
+  summarizeVault(confirmed: boolean): Promise<void>;
   cancelSummaries(): Promise<void>;
 }
 
@@ -152,9 +156,16 @@ export const useSettingsStore = create<SettingsState>((set, get) => {
       );
       if (!saved && setup) set({ setup });
     },
-    async summarizeNow() {
+    async estimateSummaries() {
+      let estimate: SummaryEstimate | null = null;
       await attempt(async () => {
-        await kasten.summaries.run();
+        estimate = await kasten.summaries.estimate();
+      });
+      return estimate;
+    },
+    async summarizeVault(confirmed) {
+      await attempt(async () => {
+        await kasten.summaries.run({ confirmed });
       });
     },
     async cancelSummaries() {
