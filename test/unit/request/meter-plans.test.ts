@@ -3,6 +3,7 @@ import { MeterPlans } from '../../../src/main/request/meter-plans';
 import type { AssembleInput, ContextItemInput } from '../../../src/main/request/context-types';
 import { recordOf } from '../../../src/main/request/record/request-record';
 import type { PreviewPlan } from '../../../src/main/request/request-planner';
+import { random as seededRandom } from '../../support/synthetic-vault';
 import { conversation, filler, gpt4o, newEngine } from './context-fixtures';
 
 const engine = newEngine();
@@ -21,7 +22,7 @@ function planning(input: Omit<AssembleInput, 'current'>) {
       record: (request) => recordOf(request, 0, strategy, false, request.notices, calibration),
     };
   };
-  return { plan, plans: () => plans, full: (typed: string) => plan(typed) };
+  return { plan, plans: () => plans };
 }
 
 const meter = () => new MeterPlans((typed) => engine.estimate(gpt4o, typed).raw);
@@ -47,7 +48,7 @@ const linked: ContextItemInput = {
   fallback: filler(60, '{"document": 1, "summary": "'),
 };
 
-/** Chats, and how many words the draft grows to in each: past every change of plan, in the last into overflow. */
+/** Chats, and how many words the draft grows to in each: past every change of plan, into overflow. */
 const chats: [string, Omit<AssembleInput, 'current'>, number][] = [
   [
     'a long chat cut to a small window (discard)',
@@ -105,7 +106,7 @@ describe('the context meter counts a draft against the plans it has', () => {
       const drafts = typing(length, (index) => 1 + (index % 11));
       for (const draft of drafts) {
         const reading = plans.request('chat', draft, counted.plan);
-        const full = planned.full(draft);
+        const full = planned.plan(draft);
         expect(reading, `${draft.split(' ').length} words`).toEqual(full.record(full.assembled));
       }
       // Most keystrokes were counted, not planned (where the request overflows, or an item is cut to the
@@ -150,7 +151,7 @@ describe('the context meter counts a draft against the plans it has', () => {
     const withNote = planning({ ...input, items: [linked] });
     const reading = plans.request('chat + Gardening', 'What about links', withNote.plan);
     expect(counted.plans() + withNote.plans()).toBe(before + 1);
-    const full = planning({ ...input, items: [linked] }).full('What about links');
+    const full = planning({ ...input, items: [linked] }).plan('What about links');
     expect(reading).toEqual(full.record(full.assembled));
   });
 
@@ -159,7 +160,7 @@ describe('the context meter counts a draft against the plans it has', () => {
     { timeout: 30_000 },
     () => {
       for (let seed = 1; seed <= 12; seed++) {
-        const random = seeded(seed);
+        const random = seededRandom(seed);
         const input = randomChat(random);
         const counted = planning(input);
         const planned = planning(input);
@@ -171,7 +172,7 @@ describe('the context meter counts a draft against the plans it has', () => {
           if (random() < 0.02) count = Math.floor(random() * most);
           count = Math.max(0, Math.min(most, count));
           const draft = Array.from({ length: count }, (_, at) => words[(at * 7) % words.length]).join(' ');
-          const full = planned.full(draft);
+          const full = planned.plan(draft);
           expect(plans.request('chat', draft, counted.plan), `seed ${seed}, step ${step}`).toEqual(
             full.record(full.assembled),
           );
@@ -181,17 +182,7 @@ describe('the context meter counts a draft against the plans it has', () => {
   );
 });
 
-/** Deterministic numbers in [0, 1) (mulberry32). */
-function seeded(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A chat of any strategy and window, with any of a summary, an earlier cut, rules, pins, a linked note, a file, tools. */
+/** A chat of any strategy and window, with or without a summary, earlier cut, rules, pins, file, tools. */
 function randomChat(random: () => number): Omit<AssembleInput, 'current'> {
   const between = (least: number, most: number) => least + Math.floor(random() * (most - least + 1));
   const maybe = <T>(chance: number, value: () => T): T[] => (random() < chance ? [value()] : []);
