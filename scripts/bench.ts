@@ -5,6 +5,7 @@ import { measureChatTurns } from './bench/chat-turn.ts';
 import { measureColdStart } from './bench/cold-start.ts';
 import { measureContextAssembly } from './bench/context-assembly.ts';
 import { measureContextItems } from './bench/context-items.ts';
+import { measureContextMeter } from './bench/context-meter.ts';
 import { measureEmbeddingBuild } from './bench/embedding-build.ts';
 import { measureEmbeddingSearch } from './bench/embeddings.ts';
 import { measureRetrieval, type RetrievalFigures } from './bench/retrieval.ts';
@@ -134,6 +135,34 @@ if (wanted('context')) {
   const items = await measureContextItems();
   row(`context items, ${items.rules} rules, first answer (read all)`, [items.firstMs], '');
   row(`context items, ${items.rules} rules, later answers`, items.answerMs, '');
+  const { meter, streams } = await measureContextMeter();
+  for (const { messages, window, keystrokeMs } of meter) {
+    row(`meter after one keystroke, ${messages} messages, ${window / 1024}k`, keystrokeMs, '');
+  }
+  for (const { messages, window, newMessageMs } of meter) {
+    row(`meter after a new message, ${messages} messages, ${window / 1024}k`, newMessageMs, '');
+  }
+  console.log(
+    '\nBytes of `chat:message` and `chat:delta` sent for a streamed 2,000-word answer: before, the whole message with its requests at every announcement (40 ms apart); after, as sent now\n',
+  );
+  console.log(
+    `| ${'chat'.padEnd(28)} | ${['announcements', 'before (KB)', 'after (KB)', 'after/before'].map((name) => cell(name, 13)).join(' | ')} |`,
+  );
+  console.log(
+    `| ${'-'.repeat(28)} | ${Array(4)
+      .fill('-'.repeat(12) + ':')
+      .join(' | ')} |`,
+  );
+  for (const { messages, announcements, sent, whole } of streams) {
+    const values = [
+      String(announcements),
+      (whole / 1024).toFixed(0),
+      (sent / 1024).toFixed(0),
+      `${((100 * sent) / whole).toFixed(1)} %`,
+    ];
+    const chat = messages === 0 ? 'a new chat' : `after ${messages} messages`;
+    console.log(`| ${chat.padEnd(28)} | ${values.map((value) => cell(value, 13)).join(' | ')} |`);
+  }
 }
 
 if (wanted('retrieval')) {

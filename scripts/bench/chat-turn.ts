@@ -12,6 +12,7 @@ import type { ChatModel, LlmEvent, LlmRequest } from '../../src/main/llm/llm-typ
 import { builtIndexWorker } from '../../test/support/built-worker.ts';
 import { registerSourceHooks } from './source-hooks.ts';
 import type { ToolVault } from '../../src/main/chat/note-locator.ts';
+import { random } from './seeded-random.ts';
 
 export interface ChatLengthFigures {
   /** Messages in the session before each measured turn. */
@@ -73,16 +74,6 @@ class InstantModel implements ChatModel {
     this.busyMs += performance.now() - resumed;
     yield { type: 'finish', usage };
   }
-}
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const vocabulary = (

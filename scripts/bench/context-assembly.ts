@@ -4,6 +4,7 @@
 // first time (no cache).
 import type { ChatMessage } from '../../src/shared/chat-domain.ts';
 import { registerSourceHooks } from './source-hooks.ts';
+import { random } from './seeded-random.ts';
 
 export interface ContextFigures {
   /** Counting a 2 KB message never seen before, ms per message. */
@@ -16,17 +17,8 @@ const vocabulary = (
   'argument question answer context summary permanent fleeting literature atomic review tag backlink graph'
 ).split(' ');
 
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A session of `count` messages as the database gives it: questions, answers, every fourth with a search. */
-function session(count: number, next: () => number): ChatMessage[] {
+export function storedSession(count: number, next: () => number): ChatMessage[] {
   const words = (n: number) =>
     Array.from({ length: n }, () => vocabulary[Math.floor(next() * vocabulary.length)]);
   const at = new Date(0).toISOString();
@@ -114,7 +106,7 @@ export async function measureContextAssembly(
   const figures: ContextFigures = { countMs, lengths: [] };
   for (const count of lengths) {
     for (const window of [8192, 131072]) {
-      const stored = session(count + turns * 2, next);
+      const stored = storedSession(count + turns * 2, next);
       const turnMs: number[] = [];
       for (let turn = -3; turn < turns; turn++) {
         // Each turn reads the session anew (new objects, as from SQLite) with one more question and answer.

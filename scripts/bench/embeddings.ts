@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registerSourceHooks } from './source-hooks.ts';
+import { random } from './seeded-random.ts';
 
 export interface VectorFigures {
   chunks: number;
@@ -26,15 +27,6 @@ export interface VectorFigures {
 }
 
 const batch = 32;
-
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function unitVectors(count: number, dimensions: number, next: () => number): Float32Array[] {
   return Array.from({ length: count }, () => {

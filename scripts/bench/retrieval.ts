@@ -11,7 +11,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { EmbeddingModel } from '../../src/main/llm/embedding-model.ts';
 import { proseSentences } from '../../test/support/synthetic-vault.ts';
-import { openEmbeddedVault, random } from './embedding-parts.ts';
+import { openEmbeddedVault } from './embedding-parts.ts';
+import { random } from './seeded-random.ts';
 
 /** The 45-word vocabulary (`words`), or sentences of the eval vault (`prose`). */
 export type RetrievalVault = 'words' | 'prose';

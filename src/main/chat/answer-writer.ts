@@ -19,8 +19,8 @@ const structuralSaveMs = 40;
 /** Announcements of one answer (`chat:delta`, `chat:message`) are at least this far apart; the last state always follows. */
 const announceEveryMs = 40;
 /**
- * `context:changed` events of a streaming answer are at least this far apart: each makes the meter plan a
- * whole request, and its own streamed text moves the next request little; the end is always announced.
+ * `context:changed` events of a streaming answer are at least this far apart: each makes every client ask
+ * for the meter again, and its own streamed text moves the next request little; the end is always announced.
  */
 const meterEveryMs = 1000;
 

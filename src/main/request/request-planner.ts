@@ -62,6 +62,12 @@ export interface PlannerOptions {
   onCompactionFailed?: () => void;
 }
 
+/** A request as the meter previews it, and how it is recorded. */
+export interface PreviewPlan {
+  assembled: AssembledRequest;
+  record: (assembled: AssembledRequest) => RequestContext;
+}
+
 /** One request, ready to send, with the record of what it holds. */
 export interface PlannedRequest {
   system: string;
@@ -172,11 +178,21 @@ export class RequestPlanner {
     };
   }
 
-  /** What the next request would hold as things stand, without compacting: the context meter's view. */
-  preview(): RequestContext {
-    const assembled = this.assemble([], [], false, this.options.strategy, undefined);
-    const notices = [...(this.extras?.notices ?? []), ...assembled.notices];
-    return recordOf(assembled, 0, this.options.strategy, false, notices, this.calibration(), this.unchosen());
+  /**
+   * What the next request would hold as things stand, without compacting: the context meter's view,
+   * before it is recorded and with how it is recorded — the meter records the request of another draft
+   * from it when only the count of the words differs (see MeterPlans).
+   */
+  previewPlan(): PreviewPlan {
+    const { strategy } = this.options;
+    const assembled = this.assemble([], [], false, strategy, undefined);
+    const extraNotices = this.extras?.notices ?? [];
+    const [calibration, unchosen] = [this.calibration(), this.unchosen()];
+    return {
+      assembled,
+      record: (request) =>
+        recordOf(request, 0, strategy, false, [...extraNotices, ...request.notices], calibration, unchosen),
+    };
   }
 
   /** `/compact [focus]`: summarizes what the tail does not keep, whatever the threshold says. */

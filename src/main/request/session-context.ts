@@ -17,14 +17,20 @@ import { directReferences, type DirectReferences } from './sources/linked-notes'
 import type { ToolVault } from '../chat/note-locator';
 import { RequestCount } from './request-count';
 import { RequestPlanner } from './request-planner';
-import { systemPrompt, timeReminder } from './sources/system-prompt';
+import { promptDate, systemPrompt, timeReminder } from './sources/system-prompt';
 import type { AttachmentText } from '../../shared/attachment-domain';
 import type { SendInput } from '../../shared/context-items-domain';
 import type { ContextItemInput } from './context-types';
 import type { AttachmentStore } from '../items/attachment-store';
 import type { ItemService } from '../items/item-service';
 import type { ToolRegistry } from '../tools/tool-registry';
-import { meterReading } from './context-meter';
+import {
+  answerItemsKey,
+  meterReading,
+  MeteredConversations,
+  type SessionConversation,
+} from './context-meter';
+import { MeterPlans } from './meter-plans';
 import { attachmentsOf, currentAttachments, pendingAttachments } from './sources/question-attachments';
 
 /** After a failed automatic compaction, answers go on with `discard` for this long before another try. */
@@ -73,6 +79,16 @@ export class SessionContext {
   /** When a session's last automatic compaction failed: answers do not wait for another for a while. */
   private readonly failedCompactions = new Map<string, number>();
   private readonly count: RequestCount;
+  private readonly metered = new MeteredConversations(
+    (sessionId) => this.options.store.contexts.version(sessionId),
+    (sessionId) => {
+      const messages = this.options.store.session(sessionId).messages;
+      return { messages, ...this.conversation(sessionId, messages) };
+    },
+  );
+  private readonly meterPlans = new MeterPlans(
+    (words) => this.options.engine.estimate(this.options.profile(), words).raw,
+  );
 
   constructor(private readonly options: SessionContextOptions) {
     options.engine.configure(engineOptions(options.settings.get()));
@@ -152,7 +168,11 @@ export class SessionContext {
     return directReferences(text, this.options.vault().tools, numbers);
   }
 
-  /** What the next request of a session (or of a new chat) would hold, with `draft` as its question. */
+  /**
+   * What the next request of a session (or of a new chat) would hold, with `draft` as its question.
+   * Planned again only when something besides the draft's words changed, or the words moved past what
+   * the last plans hold (see MeterPlans); the conversation is read again only when the session changed.
+   */
   async status(
     sessionId: string | undefined,
     draft = '',
@@ -160,7 +180,7 @@ export class SessionContext {
   ): Promise<ContextStatus> {
     const { store, engine } = this.options;
     const window = await this.window();
-    const messages = sessionId ? store.session(sessionId).messages : [];
+    const conversation = this.metered.of(sessionId);
     // The draft's notes are numbered as they would be, without numbering them for the session yet.
     const known = new Map(
       sessionId ? store.documents(sessionId).map((entry) => [entry.path, entry.number]) : [],
@@ -168,21 +188,10 @@ export class SessionContext {
     let next = known.size + 1;
     const numbers = (path: string) => known.get(path) ?? next++;
     const direct = await directReferences(draft, this.options.vault().tools, numbers);
-    const current = { id: Number.MAX_SAFE_INTEGER, text: draft };
-    const planner = this.plannerFor(
-      window,
-      sessionId ?? '',
-      messages,
-      current,
-      direct,
-      this.options.model,
-      this.writesOffered(),
-      // The files prepared for the message being typed count as they will when it is sent.
-      pendingAttachments(this.options.pendingFiles?.(pending.attachments ?? []) ?? []),
-    );
-    if (this.options.items) {
-      planner.useExtras(
-        await this.options.items.forAnswer({
+    // The files prepared for the message being typed count as they will when it is sent.
+    const files = pendingAttachments(this.options.pendingFiles?.(pending.attachments ?? []) ?? []);
+    const extras = this.options.items
+      ? await this.options.items.forAnswer({
           sessionId: sessionId ?? '',
           question: draft,
           pinnedLimit: (await this.budget(window)).pinned,
@@ -190,19 +199,70 @@ export class SessionContext {
           signal: AbortSignal.timeout(10_000),
           estimate: true,
           pending: pending.items,
-        }),
+        })
+      : null;
+    const writes = this.writesOffered();
+    const sources = this.meterSources(sessionId, conversation.version, window, writes, [
+      direct.items,
+      files,
+      extras && answerItemsKey(extras),
+    ]);
+    const request = this.meterPlans.request(sources, draft, (words) => {
+      const current = { id: Number.MAX_SAFE_INTEGER, text: words };
+      const planner = this.plannerFor(
+        window,
+        sessionId ?? '',
+        conversation.messages,
+        current,
+        direct,
+        this.options.model,
+        writes,
+        files,
+        conversation,
       );
-    }
-    const request = planner.preview();
+      if (extras) planner.useExtras(extras);
+      return planner.previewPlan();
+    });
     const typed = draft.trim() !== '' || (pending.attachments?.length ?? 0) > 0;
     return meterReading(request, {
       profile: this.options.profile(),
       window,
       typed,
-      messages,
+      messages: conversation.messages,
       calibration: engine.calibration(this.options.profile()),
       compactions: sessionId ? store.contexts.compactions(sessionId).length : 0,
     });
+  }
+
+  /**
+   * Everything the meter's plan of a session's next request depends on besides the draft's words, as a
+   * key: the session as of `version`, the window, model, calibration and settings, the day and time the
+   * request names, and what the draft brings (`drafted`: its linked notes, files, items).
+   */
+  private meterSources(
+    sessionId: string | undefined,
+    version: string,
+    window: ContextWindow,
+    writes: boolean,
+    drafted: unknown[],
+  ): string {
+    const { settings, engine } = this.options;
+    const profile = this.options.profile();
+    const now = this.options.now?.() ?? new Date();
+    return JSON.stringify([
+      sessionId ?? null,
+      version,
+      window.tokens,
+      profile,
+      engine.calibration(profile).ratio,
+      settings.get(),
+      this.options.strategy ?? null,
+      writes,
+      this.options.vault().name,
+      promptDate(now),
+      timeReminder(now),
+      drafted,
+    ]);
   }
 
   /** What each pinned note of a session takes in its next request, by path, as the meter counts it. */
@@ -240,6 +300,12 @@ export class SessionContext {
     this.options.store.contexts.setStrategy(sessionId, strategy);
   }
 
+  /** The files of a session, and `earlier` as the conversation requests give it. */
+  private conversation(sessionId: string, earlier: readonly ChatMessage[]): SessionConversation {
+    const files = sessionId ? (this.options.attachments?.ofSession(sessionId) ?? []) : [];
+    return { files, history: conversationOf(earlier, attachmentsOf(files)) };
+  }
+
   private plannerFor(
     window: ContextWindow,
     sessionId: string,
@@ -249,9 +315,9 @@ export class SessionContext {
     model: () => ChatModel,
     writes: boolean,
     extraItems: readonly ContextItemInput[] = [],
+    { files, history } = this.conversation(sessionId, earlier),
   ): RequestPlanner {
     const { store, items, tools } = this.options;
-    const files = sessionId ? (this.options.attachments?.ofSession(sessionId) ?? []) : [];
     const vault = this.options.vault();
     const numbers = (path: string, title: string) => store.documentNumber(sessionId, path, title);
     // One clock reading per answer: its requests name the same day, even across midnight.
@@ -273,7 +339,7 @@ export class SessionContext {
       // Write tools that are not offered are not sent at all, so they cost nothing in the window. With the
       // items service, the vault's tools come with the modes its settings give them.
       tools: [...(items ? [] : tools.family('vault')), ...(writes ? tools.family('write') : [])],
-      history: conversationOf(earlier, attachmentsOf(files)),
+      history,
       current,
       items: [...currentAttachments(files, current.id), ...extraItems, ...(direct?.items ?? [])],
       extras:

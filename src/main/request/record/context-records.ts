@@ -46,6 +46,20 @@ export class ContextRecords implements CalibrationStore {
         `INSERT INTO compactions (session_id, text, covered_ids, tokens, replaced_tokens, focus, created_at)
            VALUES (@sessionId, @text, @coveredIds, @tokens, @replacedTokens, @focus, @createdAt)`,
       ),
+      // Answers still streaming count by their requests alone: their text is not in the next request.
+      version: db.prepare<[{ session: string }], { version: string }>(
+        `SELECT json_array(
+           (SELECT json_array(deleted_at, strategy) FROM sessions WHERE id = @session),
+           (SELECT json_array(count(*), max(id), max(CASE WHEN status != 'streaming' THEN updated_at END),
+                              total(status = 'streaming'))
+              FROM messages WHERE session_id = @session),
+           (SELECT json_group_array(context) FROM request_contexts WHERE message_id =
+              (SELECT m.id FROM messages m WHERE m.session_id = @session
+                 AND EXISTS (SELECT 1 FROM request_contexts r WHERE r.message_id = m.id)
+               ORDER BY m.id DESC LIMIT 1)),
+           (SELECT json_array(count(*), max(id)) FROM compactions WHERE session_id = @session)
+         ) AS version`,
+      ),
       compactions: db.prepare<[string], CompactionRow>(
         `SELECT id, text, covered_ids AS coveredIds, tokens, replaced_tokens AS replacedTokens, focus,
                 created_at AS createdAt
@@ -85,6 +99,14 @@ export class ContextRecords implements CalibrationStore {
       else byMessage.set(messageId, [parsed]);
     }
     return byMessage;
+  }
+
+  /**
+   * What a session's next request is planned from, as a key that changes whenever it does: a message
+   * added, changed or finished, the last answer's requests recorded, the strategy, a compaction.
+   */
+  version(sessionId: string): string {
+    return this.statements.version.get({ session: sessionId })?.version ?? '';
   }
 
   addCompaction(
