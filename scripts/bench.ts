@@ -51,6 +51,8 @@ if (wanted('start')) {
   }
 }
 
+if (wanted('start')) await (await import('./bench/startup-modules.ts')).printStartup(runs);
+
 if (wanted('engine')) {
   const figures: Awaited<ReturnType<typeof measureEngine>>[] = [];
   for (const notes of sizes) {

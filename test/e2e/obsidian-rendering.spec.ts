@@ -220,3 +220,23 @@ test('a mermaid block is drawn as a diagram, with Mermaid loaded only for a note
   expect(scripts.some((url) => url.includes('mermaid-diagram'))).toBe(true);
   await page.screenshot({ path: testInfo.outputPath('diagram.png') });
 });
+
+test('KaTeX and its styles are fetched only with the first note that has math', async ({ page }) => {
+  const fetched: string[] = [];
+  page.on('request', (request) => {
+    if (['script', 'stylesheet'].includes(request.resourceType())) fetched.push(request.url());
+  });
+  const app = await openNote(page, 'Callouts');
+  await expect(app.viewer.locator('.callout').first()).toBeVisible();
+  expect(fetched.filter((url) => /katex/i.test(url))).toEqual([]);
+  // Nor is KaTeX's code inside the scripts the page started with.
+  for (const url of fetched) {
+    const text = await (await page.request.get(url)).text();
+    expect(text.includes('KaTeX parse error'), `KaTeX inside ${url}`).toBe(false);
+  }
+
+  await app.note('Math').click();
+  await expect(app.viewer.locator('.katex-display .katex-html')).toContainText('∫');
+  expect(fetched.filter((url) => /note-katex-.*\.js$/.test(url))).toHaveLength(1);
+  expect(fetched.filter((url) => /note-katex-.*\.css$/.test(url))).toHaveLength(1);
+});

@@ -4,9 +4,13 @@ import {
   refuseBeforeReading,
   type AttachmentResult,
 } from '../../shared/attachment-domain';
-import { readAttachmentContent, type AttachmentTask } from './attachment-content';
+import { importOnFirstUse } from '../lazy-import';
+import type { AttachmentTask } from './attachment-content';
 import { ReadingProcess, ReadingProcessEnded } from './attachment-process';
 import { raceAbort, ReadingTurns } from './reading-turns';
+
+/** The readers themselves (pdf.js among them), for reading in this thread: the app reads in a process. */
+const contentReaders = importOnFirstUse('the attachment readers', () => import('./attachment-content'));
 
 // A PDF that would take all memory (a decompression bomb) ends the reading process, not the app.
 const memoryMb = 1024;
@@ -37,8 +41,10 @@ export function createAttachmentReader(
       ? null
       : new ReadingProcess(workerFile, { memoryMb, heapMb: memoryMb / 2, idleMs: 60_000 });
   const turns = new ReadingTurns();
+  const inThread = async (task: AttachmentTask, signal: AbortSignal) =>
+    (await contentReaders()).readAttachmentContent(task, signal);
   const run = (task: AttachmentTask, signal: AbortSignal): Promise<AttachmentResult> =>
-    reading === null ? raceAbort(readAttachmentContent(task, signal), signal) : reading.run(task, signal);
+    reading === null ? raceAbort(inThread(task, signal), signal) : reading.run(task, signal);
 
   return {
     async read(name, bytes, signal) {

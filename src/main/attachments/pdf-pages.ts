@@ -1,5 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { getDocumentProxy } from 'unpdf';
+import type { getDocumentProxy } from 'unpdf';
+import { importOnFirstUse } from '../lazy-import';
+
+/** pdf.js, through unpdf, loaded by the first PDF: a text file is read without it. */
+const pdfReader = importOnFirstUse('the PDF reader (unpdf)', () => import('unpdf'));
 
 /** The text of each page read (null: no text on it, undefined: it could not be read), or why none was. */
 export type PdfPages =
@@ -48,6 +52,7 @@ export async function readPdfPages(
   maxCharacters: number,
   signal?: AbortSignal,
 ): Promise<PdfPages> {
+  const { getDocumentProxy } = await pdfReader();
   let document: PdfDocument;
   try {
     // pdf.js takes over the whole buffer under the bytes, which for a Node Buffer is a shared pool:

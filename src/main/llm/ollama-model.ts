@@ -1,12 +1,16 @@
 import type { LanguageModel } from 'ai';
-import { createOllama } from 'ollama-ai-provider-v2';
 import type { ModelSettings } from '../../shared/chat-domain';
 import { failFast } from './fail-fast-fetch';
 import { ModelError } from './llm-types';
 import { serverRoot } from './model-list';
+import { ollamaSdk } from './provider-sdks';
 
 /** A model behind Ollama's native chat API, `/api/chat`, which takes the window as `options.num_ctx`. */
-export function ollamaLanguageModel(settings: ModelSettings, apiKey: string | null): LanguageModel {
+export async function ollamaLanguageModel(
+  settings: ModelSettings,
+  apiKey: string | null,
+): Promise<LanguageModel> {
+  const { createOllama } = await ollamaSdk();
   return createOllama({
     baseURL: `${serverRoot(settings)}/api`,
     // Ollama has no keys of its own; one is for a proxy in front of it.

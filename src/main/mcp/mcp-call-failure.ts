@@ -1,7 +1,8 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../../shared/mcp-domain';
-import { exitHow, isOversized, isUnreachable, problem, seconds } from './mcp-failures';
+import { exitHow, isOversized, seconds } from './mcp-failures';
+import { isUnreachable, problem } from './mcp-start-failure';
 import type { McpSession } from './mcp-session';
 
 /** A call's outcome: `message` is Kasten's words; `serverText` is what the server said, to be shown as untrusted. */

@@ -1,8 +1,16 @@
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig, McpServerState, McpServerStatus } from '../../shared/mcp-domain';
-import { callFailure, serverLoss, type CallOutcome } from './mcp-call-failure';
-import { exitDescription, exitHow, isOversized, seconds, startFailure } from './mcp-failures';
-import { closeSession, connectSession, openSession, type ListedTool, type McpSession } from './mcp-session';
+import { importOnFirstUse } from '../lazy-import';
+import type { CallOutcome } from './mcp-call-failure';
+import { exitDescription, exitHow, isOversized, seconds } from './mcp-failures';
+import type { ListedTool, McpSession } from './mcp-session';
+
+/** The SDK and what runs on it, imported when the first server starts (see mcp-client.ts). */
+const mcpClient = importOnFirstUse(
+  'the MCP client (@modelcontextprotocol/sdk)',
+  () => import('./mcp-client'),
+);
+type McpClient = Awaited<ReturnType<typeof mcpClient>>;
 
 /** How long Kasten waits for MCP servers, and how long it leaves a failed one alone. */
 export interface McpTimeouts {
@@ -91,6 +99,7 @@ export class McpConnection {
       if (Array.isArray(result.content)) return { ok: true, result: result as CallToolResult };
       return { ok: true, result: { content: [{ type: 'text', text: JSON.stringify(result.toolResult) }] } };
     } catch (error) {
+      const { callFailure, serverLoss } = await mcpClient();
       const ended = this.session !== session;
       const { callMs } = this.timeouts;
       const failed = { error, config: this.config, session, tool, callMs, cancelled: signal.aborted, ended };
@@ -115,24 +124,41 @@ export class McpConnection {
   }
 
   private async start(): Promise<ToolsOutcome> {
+    this.setState('starting', null);
+    // The start's time runs from here, loading the SDK included: the chat waits no longer for it.
+    const { startMs } = this.timeouts;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(resolve, startMs, 'timeout')));
+    try {
+      return await this.connect(deadline);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async connect(deadline: Promise<'timeout'>): Promise<ToolsOutcome> {
+    let client: McpClient;
+    try {
+      client = await mcpClient();
+    } catch (error) {
+      // Failed like a server that did not start: said in the chat, tried again after the cool-down.
+      const message = error instanceof Error ? error.message : String(error);
+      return this.disposed ? { ok: false, message } : this.failed(message);
+    }
+    if (this.disposed) return { ok: false, message: 'it was stopped while starting' };
+    const { connectSession, openSession, McpError, ErrorCode } = client;
     const session = openSession(this.config, {
       toolsChanged: () => this.changed(),
       streamCut: () => this.streamCut(session),
     });
     this.session = session;
     session.client.onclose = () => this.closed(session);
-    this.setState('starting', null);
-    const { startMs } = this.timeouts;
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'timeout'>((resolve) => (timer = setTimeout(resolve, startMs, 'timeout')));
     try {
-      const connected = connectSession(session, this.config, startMs, this.timeouts.callMs);
-      const outcome = await Promise.race([connected, deadline]);
+      const { startMs, callMs } = this.timeouts;
+      const outcome = await Promise.race([connectSession(session, this.config, startMs, callMs), deadline]);
       if (outcome === 'timeout') throw new McpError(ErrorCode.RequestTimeout, 'start timed out');
     } catch (error) {
-      return this.startFailed(session, error);
-    } finally {
-      clearTimeout(timer);
+      return this.startFailed(session, error, client);
     }
     if (this.session !== session) return { ok: false, message: 'it was stopped while starting' };
     this.startedAt = new Date(this.now()).toISOString();
@@ -140,7 +166,11 @@ export class McpConnection {
     return { ok: true, tools: session.tools, notice: session.listingNotice };
   }
 
-  private startFailed(session: McpSession, error: unknown): ToolsOutcome {
+  private startFailed(
+    session: McpSession,
+    error: unknown,
+    { McpError, ErrorCode, startFailure }: McpClient,
+  ): ToolsOutcome {
     const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
     const stray = session.stdio && session.strayOutput ? strayNote(session.strayOutput) : '';
     const message = timedOut
@@ -150,6 +180,10 @@ export class McpConnection {
     this.retire(session);
     if (this.disposed || (this.session !== session && this.session !== null)) return { ok: false, message };
     this.session = null;
+    return this.failed(message);
+  }
+
+  private failed(message: string): ToolsOutcome {
     this.failedAt = this.now();
     this.setState('failed', message);
     return { ok: false, message };
@@ -179,8 +213,14 @@ export class McpConnection {
     this.retire(session);
   }
 
+  /** Closes the session and, for a child process, resolves `dispose()` only once it is gone. */
   private retire(session: McpSession): void {
-    const closed = closeSession(session).finally(() => this.closing.delete(closed));
+    // Marked first, so that its end is not taken for a crash.
+    session.closing = true;
+    const closed = session.client
+      .close()
+      .catch(() => undefined)
+      .finally(() => this.closing.delete(closed));
     this.closing.add(closed);
   }
 

@@ -6,7 +6,8 @@ import { version } from '../version';
 import { isOversized } from './mcp-failures';
 import { listTools, type ListedTool } from './mcp-tool-listing';
 import { cappedFetch, replyDeadlineWords } from './mcp-http-fetch';
-import { maxStdioMessageBytes, WatchedStdioTransport } from './mcp-stdio-transport';
+import { maxStdioMessageBytes } from './mcp-message-limit';
+import { WatchedStdioTransport } from './mcp-stdio-transport';
 
 export type { ListedTool } from './mcp-tool-listing';
 
@@ -112,10 +113,4 @@ export async function connectSession(
   const listing = await listTools(session.client, config.name, timeout);
   session.tools = listing.tools;
   session.listingNotice = listing.notice;
-}
-
-/** Closes the connection and, for a child process, returns once it is gone. Never throws. */
-export async function closeSession(session: McpSession): Promise<void> {
-  session.closing = true;
-  await session.client.close().catch(() => undefined);
 }

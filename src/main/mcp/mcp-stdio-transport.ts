@@ -5,11 +5,9 @@ import { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { McpStdioServerConfig } from '../../shared/mcp-domain';
 import { ChunkedReadBuffer } from './mcp-line-buffer';
+import { maxStdioMessageBytes } from './mcp-message-limit';
 import { ServerProcesses } from './mcp-process-group';
 import { StderrTail } from './mcp-stderr-tail';
-
-/** Largest single message read from a server; a bigger one closes the connection (the SDK's default is 10 MB). */
-export const maxStdioMessageBytes = 32 * 1024 * 1024;
 
 /** How long to wait for the child to go after each signal. */
 const graceMs = 2_000;

@@ -1,22 +1,29 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import ReactMarkdown from 'react-markdown';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   noteRehypePlugins,
   noteRemarkPlugins,
   noteRemarkRehypeOptions,
   noteUrlTransform,
 } from '../../../src/renderer/src/features/notes/note-markdown-plugins';
+import type { NoteMath } from '../../../src/renderer/src/features/notes/note-math';
 import { vaultPath } from '../../../src/renderer/src/features/notes/vault-path';
 import { tagsIn } from '../../../src/shared/markdown/text-rules';
 
+let katexLoaded: NoteMath;
+beforeAll(async () => {
+  const { rehypeKatex } = await import('../../../src/renderer/src/features/notes/note-katex');
+  katexLoaded = { status: 'ready', plugin: rehypeKatex };
+});
+
 /** The viewer's pipeline without its components: the HTML the sanitizer and plugins leave. */
-function render(markdown: string): string {
+function render(markdown: string, math: NoteMath = katexLoaded): string {
   return renderToStaticMarkup(
     createElement(ReactMarkdown, {
       remarkPlugins: noteRemarkPlugins(markdown),
-      rehypePlugins: noteRehypePlugins,
+      rehypePlugins: noteRehypePlugins(math),
       remarkRehypeOptions: noteRemarkRehypeOptions,
       urlTransform: noteUrlTransform,
       children: markdown,
@@ -77,6 +84,17 @@ describe('the note viewer’s Markdown pipeline', () => {
     expect(html).toContain('<mark>marked <em>word</em></mark>');
     expect(html).toContain('<code>==code==</code>');
     expect(html).toContain('class="katex"');
+  });
+
+  it('shows math as written until KaTeX is loaded, and says so when it could not be', () => {
+    const unloaded = render('With $x^2$.', { status: 'unloaded' });
+    expect(unloaded).toContain('<code class="language-math math-inline">x^2</code>');
+    expect(unloaded).not.toContain('katex');
+    const failed: NoteMath = { status: 'failed', error: 'Failed to fetch' };
+    expect(render('With $x^2$.', failed)).toMatch(
+      /^<p class="embed-missing">Math is shown as written: KaTeX could not be loaded \(Failed to fetch\)\.<\/p>.*x\^2/,
+    );
+    expect(render('No math, only $5.', failed)).not.toContain('KaTeX');
   });
 
   it('makes callouts of Obsidian’s types and aliases, folding as <details>, unknown types as notes', () => {

@@ -8,6 +8,7 @@ import {
   noteRemarkRehypeOptions,
   noteUrlTransform,
 } from './note-markdown-plugins';
+import { useNoteMath } from './note-math';
 import { positionKey, RenderedNoteContext, type RenderedNote } from './rendered-note';
 import type { OpenNote } from './WikiLink';
 import './obsidian.css';
@@ -32,6 +33,8 @@ interface MarkdownNoteProps {
  */
 export function MarkdownNote({ content, path, links, onOpen, chain = outermost }: MarkdownNoteProps) {
   const remarkPlugins = useMemo(() => noteRemarkPlugins(content), [content]);
+  const math = useNoteMath();
+  const rehypePlugins = useMemo(() => noteRehypePlugins(math), [math]);
   const inner = useMemo(() => [...chain, path], [chain, path]);
   const rendered = useMemo(
     (): RenderedNote => ({
@@ -46,7 +49,7 @@ export function MarkdownNote({ content, path, links, onOpen, chain = outermost }
     <RenderedNoteContext.Provider value={rendered}>
       <ReactMarkdown
         remarkPlugins={remarkPlugins}
-        rehypePlugins={noteRehypePlugins}
+        rehypePlugins={rehypePlugins}
         remarkRehypeOptions={noteRemarkRehypeOptions}
         urlTransform={noteUrlTransform}
         components={noteComponents}
