@@ -50,13 +50,16 @@ async function serve(): Promise<{ url: URL; output: () => string }> {
   return { url: new URL(address), output: () => log };
 }
 
-/** Calls the host's API as the browser does, giving up after a few seconds: the host must answer. */
+/**
+ * Calls the host's API as the browser does, giving up after ten seconds: the host must answer (the first
+ * message waits for the first index pass, which takes a few seconds on a loaded machine).
+ */
 async function call<T>(url: URL, channel: string, input: unknown): Promise<T> {
   const response = await fetch(new URL(`/api/${channel}`, url), {
     method: 'POST',
     headers: { authorization: `Bearer ${url.searchParams.get('token')}`, 'content-type': 'application/json' },
     body: JSON.stringify(input),
-    signal: AbortSignal.timeout(3000),
+    signal: AbortSignal.timeout(10_000),
   });
   const envelope = (await response.json()) as { ok: boolean; value: T; error?: { message: string } };
   if (!envelope.ok) throw new Error(`${channel} failed: ${envelope.error?.message}`);
