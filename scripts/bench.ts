@@ -6,6 +6,7 @@ import { measureColdStart } from './bench/cold-start.ts';
 import { measureContextAssembly } from './bench/context-assembly.ts';
 import { measureContextItems } from './bench/context-items.ts';
 import { measureContextMeter } from './bench/context-meter.ts';
+import { measureEditDiff } from './bench/edit-diff.ts';
 import { measureEmbeddingBuild } from './bench/embedding-build.ts';
 import { measureEmbeddingSearch } from './bench/embeddings.ts';
 import { measureRetrieval, type RetrievalFigures } from './bench/retrieval.ts';
@@ -18,7 +19,7 @@ const engineRuns = Number(process.env.BENCH_ENGINE_RUNS ?? 3);
 const sizes = (process.env.BENCH_NOTES ?? '1000,10000').split(',').map(Number);
 // Sections to run, e.g. BENCH_ONLY=chat; all of them by default.
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
-const wanted = (section: 'start' | 'engine' | 'chat' | 'context' | 'retrieval' | 'vectors') =>
+const wanted = (section: 'start' | 'engine' | 'chat' | 'context' | 'edits' | 'retrieval' | 'vectors') =>
   !only || only.includes(section);
 
 function percentile(values: number[], p: number): number {
@@ -164,6 +165,20 @@ if (wanted('context')) {
     ];
     const chat = messages === 0 ? 'a new chat' : `after ${messages} messages`;
     console.log(`| ${chat.padEnd(28)} | ${values.map((value) => cell(value, 13)).join(' | ')} |`);
+  }
+}
+
+if (wanted('edits')) {
+  const edits = await measureEditDiff();
+  console.log(
+    `\nAn edit_note change prepared on a ${(edits.noteBytes / 1024).toFixed(0)} KB note (find, splice, word diff for the card), in process, ms\n`,
+  );
+  console.log(`| ${'measure'.padEnd(52)} | ${cell('p50')} | ${cell('max')} |`);
+  console.log(`| ${'-'.repeat(52)} | ---------: | ---------: |`);
+  for (const { name, ms: values } of edits.cases) {
+    console.log(
+      `| ${name.padEnd(52)} | ${cell(ms(percentile(values, 50)))} | ${cell(ms(Math.max(...values)))} |`,
+    );
   }
 }
 

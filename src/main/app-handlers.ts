@@ -190,7 +190,7 @@ export function appHandlers(info: AppInfo, services: AppServices): Handlers {
     }),
     ...embeddings.handlers,
     'search:results': async (request) => embeddings.search(request),
-    ...writeHandlers(conversations.writes, events),
+    ...writeHandlers(conversations.writes, conversations.undo, events),
     ...itemHandlers({
       service: items.service,
       intake: items.intake,

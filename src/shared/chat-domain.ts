@@ -98,14 +98,36 @@ export type ProposedChange =
       /** The lines just before the added ones, and the one just after them (if any), unchanged. */
       before: string[];
       after: string[];
+    }
+  | {
+      kind: 'edit';
+      path: string;
+      /** The file written when `path` is a symlink to another note of the vault. */
+      realPath?: string;
+      /** What the model named: one exact passage, or a heading whose section's text is replaced. */
+      target: 'passage' | 'section';
+      /** The heading of the section the change is in, as the note spells it; null: before any heading. */
+      section: string | null;
+      /** 1-based line of the note where `diff` starts. */
+      line: number;
+      /** The section as it reads and will read, word by word (line breaks as \n). */
+      diff: DiffSegment[];
     };
+
+/**
+ * A stretch of an edit's word-level diff: text both versions share, text removed or added, or a run of
+ * unchanged lines far from the change that is not shown (`elided`, with how many lines).
+ */
+export type DiffSegment =
+  { kind: 'same' | 'removed' | 'added'; text: string } | { kind: 'elided'; lines: number };
 
 /**
  * A write's way: waiting for the user; written (`approved`); `rejected` (also when the answer was
  * stopped while waiting); approved but refused when writing (`failed`: the note changed meanwhile);
- * `interrupted` (Kasten stopped while it waited). Only `approved` wrote anything.
+ * `interrupted` (Kasten stopped while it waited); written and later taken back (`undone`). Only
+ * `approved` and `undone` wrote anything.
  */
-export type ApprovalState = 'pending' | 'approved' | 'rejected' | 'failed' | 'interrupted';
+export type ApprovalState = 'pending' | 'approved' | 'rejected' | 'failed' | 'interrupted' | 'undone';
 
 export interface WriteApproval {
   change: ProposedChange;
@@ -222,4 +244,18 @@ export function messageText(message: Pick<ChatMessage, 'parts'>): string {
 export interface ChatExport {
   path: string;
   updated: boolean;
+}
+
+/** What Kasten wrote for a chat: a write tool's approved change, or the chat exported to a note. */
+export type WriteKind = 'create' | 'append' | 'edit' | 'export';
+
+/** What became of one change the user asked to undo. */
+export interface UndoOutcome {
+  kind: WriteKind;
+  /** The note written (for a link, the note it leads to). */
+  path: string;
+  /** Whether the note now holds, byte for byte, what it held before the change (or is gone again). */
+  undone: boolean;
+  /** In plain words: what was restored, or why nothing was. */
+  message: string;
 }

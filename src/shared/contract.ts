@@ -6,6 +6,7 @@ import type {
   ChatSession,
   ContextWindow,
   SessionSummary,
+  UndoOutcome,
   WriteSettings,
 } from './chat-domain';
 import {
@@ -210,10 +211,27 @@ export const requests = {
   'chat:approve': request<null>()(
     z.object({ sessionId, callId: z.string().min(1).max(500), approved: z.boolean() }).strict(),
   ),
-  /** Whether the model is offered `create_note` and `append_to_note` in the open vault. */
+  /** Whether the model is offered the write tools (`create_note`, `append_to_note`, `edit_note`) in the open vault. */
   'writes:status': request<WriteSettings>()(z.undefined()),
   /** Allows or forbids write tools in the open vault; each call still waits for approval. */
   'writes:configure': request<WriteSettings>()(z.object({ enabled: z.boolean() }).strict()),
+  /**
+   * Takes back what Kasten wrote for a chat: the change of one tool call (`messageId` and `callId`), or
+   * every change of the chat not undone yet (its exports too), newest first. Each note gets its previous
+   * bytes back only if it is still exactly as Kasten left it; the outcomes say so in words.
+   */
+  'writes:undo': request<UndoOutcome[]>()(
+    z
+      .object({
+        sessionId,
+        messageId: z.number().int().positive().optional(),
+        callId: z.string().min(1).max(500).optional(),
+      })
+      .strict()
+      .refine((input) => (input.messageId === undefined) === (input.callId === undefined), {
+        message: 'Give both messageId and callId to undo one change, or neither to undo the whole chat.',
+      }),
+  ),
   /** Answers the session's last question again. */
   'chat:retry': request<{ session: SessionSummary; assistantMessage: ChatMessage }>()(
     z.object({ sessionId }).strict(),

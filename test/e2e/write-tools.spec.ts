@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { AppPage } from '../support/app-page';
+import { readmeScreenshot } from '../support/readme-screenshot';
 import { scriptedModelArgs, startKastenServer, type RunningServer } from '../support/kasten-server';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
@@ -164,4 +165,83 @@ test('create_note on an existing path or on ../outside.md is refused as a tool e
   await expect(calls.nth(1)).toContainText('"../outside.md" points outside the vault');
   expect(snapshot(workspace.vault)).toEqual(before);
   expect(existsSync(join(workspace.base, 'outside.md'))).toBe(false);
+});
+
+test('an edit shows its words changed within the section; Approve writes it and Undo takes it back', async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await openWithWrites(app);
+  const gardening = readFileSync(join(workspace.vault, 'Gardening.md'));
+  model.script([
+    {
+      toolCalls: [
+        {
+          name: 'edit_note',
+          arguments: {
+            note: 'Gardening',
+            passage: 'Tomatoes need sun and water.',
+            replacement: 'Tomatoes want full sun and water.',
+          },
+        },
+      ],
+      // Near Kasten's own count, so no calibration notice above the card in the README's picture.
+      usage: { promptTokens: 1200, completionTokens: 40 },
+    },
+    { text: 'Edited the sentence.' },
+  ]);
+  await ask(app, 'Make the tomato sentence stronger.');
+
+  const card = app.chat.getByTestId('write-approval');
+  await expect(card).toHaveAttribute('data-state', 'pending');
+  await expect(card).toContainText('Edit Gardening.md in the section “Gardening”');
+  await expect(card.getByTestId('write-diff')).toHaveText(
+    'line 1# Gardening\n\nTomatoes needwant full sun and water.\n',
+  );
+  await expect(card.getByTestId('removed-text')).toHaveText(['need']);
+  await expect(card.getByTestId('added-text')).toHaveText(['want', 'full ']);
+  await readmeScreenshot(page, 'edit-diff');
+  await card.getByRole('button', { name: 'Approve' }).click();
+  await expect(card).toHaveAttribute('data-state', 'approved');
+  await expect(app.chat.getByTestId('assistant-message')).toHaveAttribute('data-status', 'complete');
+  expect(readFileSync(join(workspace.vault, 'Gardening.md'), 'utf8')).toBe(
+    '# Gardening\n\nTomatoes want full sun and water.\n',
+  );
+
+  await card.getByRole('button', { name: 'Undo' }).click();
+  await expect(card).toHaveAttribute('data-state', 'undone');
+  await expect(card.getByTestId('write-outcome')).toHaveText(
+    'Undone: the note holds again what it held before the change.',
+  );
+  await expect(card.getByRole('button', { name: 'Undo' })).toHaveCount(0);
+  expect(readFileSync(join(workspace.vault, 'Gardening.md'))).toEqual(gardening);
+
+  // Undone is part of the message: a reload shows it.
+  await page.reload();
+  await app.chat.getByRole('button', { name: 'Chats' }).click();
+  await page
+    .getByTestId('session-list')
+    .getByRole('button', { name: /^Make the tomato sentence/ })
+    .click();
+  await expect(card).toHaveAttribute('data-state', 'undone');
+});
+
+test('Undo of a change to a note edited since is refused in words, and the edit stays', async ({ page }) => {
+  const app = new AppPage(page);
+  await openWithWrites(app);
+  scriptTwoWrites();
+  await ask(app, 'Write down what I know about compost and basil.');
+  const cards = app.chat.getByTestId('write-approval');
+  await cards.nth(0).getByRole('button', { name: 'Approve' }).click();
+  await cards.nth(1).getByRole('button', { name: 'Approve' }).click();
+  await expect(app.chat.getByTestId('assistant-message')).toHaveAttribute('data-status', 'complete');
+
+  const edited = '# Compost\n\nKitchen scraps, autumn leaves and patience.\n';
+  writeFileSync(join(workspace.vault, 'Compost.md'), edited);
+  await cards.nth(0).getByRole('button', { name: 'Undo' }).click();
+  await expect(cards.nth(0).getByTestId('write-error')).toHaveText(
+    'Not undone: "Compost.md" was changed after Kasten wrote it, so it was left as it is: undoing would lose those changes.',
+  );
+  await expect(cards.nth(0)).toHaveAttribute('data-state', 'approved');
+  expect(readFileSync(join(workspace.vault, 'Compost.md'), 'utf8')).toBe(edited);
 });

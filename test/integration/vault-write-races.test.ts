@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
 import { AppError } from '../../src/main/app-error';
+import { noteHash } from '../../src/main/vault/note-writes';
 import { startIndexedApp } from '../support/indexed-app';
 import { startScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
@@ -142,19 +143,25 @@ describe('vault writes racing a folder exchanged for a symlink', () => {
   }, 240_000);
 });
 
+/** The vault's note `Edited.md` holding `content`, the app on the vault, and an editor saving the note. */
+async function editedNote(style: string, content: string) {
+  const workspace = tempWorkspace('chat');
+  cleanups.push(workspace.remove);
+  const note = join(workspace.vault, 'Edited.md');
+  writeFileSync(note, content);
+  const app = await appIn(workspace);
+  const editor = await startHelper('note-editor.mjs', join(workspace.base, 'stop'), [
+    note,
+    style,
+    '1000000',
+    '120000',
+  ]);
+  return { note, app, editor };
+}
+
 describe.each(['in-place', 'exchange', 'rename'])('appends while an editor saves (%s)', (style) => {
   it('no editor save that reached the note is lost, nor an append reported written', async () => {
-    const workspace = tempWorkspace('chat');
-    cleanups.push(workspace.remove);
-    const note = join(workspace.vault, 'Edited.md');
-    writeFileSync(note, '# Edited\n\n');
-    const app = await appIn(workspace);
-    const editor = await startHelper('note-editor.mjs', join(workspace.base, 'stop'), [
-      note,
-      style,
-      '1000000',
-      '120000',
-    ]);
+    const { note, app, editor } = await editedNote(style, '# Edited\n\n');
     const writes = attempts();
     const appended: string[] = [];
     for (let n = 0; n < 500; n++) {
@@ -186,5 +193,50 @@ describe.each(['in-place', 'exchange', 'rename'])('appends while an editor saves
     // since it read: appends among them, which no writer can prevent.
     if (style !== 'rename') expect(lostAppends).toEqual([]);
     expect(appended.length).toBeGreaterThan(0);
+  }, 240_000);
+});
+
+describe.each(['in-place', 'exchange'])('edits and their undos while an editor saves (%s)', (style) => {
+  it('no editor save that reached the note is lost, by an edit or by an undo', async () => {
+    const { note, app, editor } = await editedNote(style, '# Edited\n\ncounter: 0\n\n');
+    const writes = attempts();
+    let edits = 0;
+    let undos = 0;
+    for (let n = 0; n < 300; n++) {
+      const committed = await writes.run(async () => {
+        const counter = /counter: (\d+)/.exec(readFileSync(note, 'utf8'))![1]!;
+        const edit = await app.vault.prepareEdit(
+          'Edited.md',
+          { passage: `counter: ${counter}` },
+          `counter: ${n + 1}`,
+        );
+        return edit.commit();
+      });
+      if (!committed) continue;
+      edits++;
+      // Every other edit is undone at once: refused when a save landed since, else its bytes put back.
+      if (n % 2 === 0) {
+        const restored = await writes.run(() =>
+          app.vault.restoreNote(committed.path, committed.previous, noteHash(committed.written)),
+        );
+        if (restored !== null) undos++;
+      }
+    }
+    const { saves } = (await editor.stop()) as { saves: { marker: string; displaced: boolean }[] };
+
+    const final = lines(note);
+    const lostSaves = saves
+      .filter((save) => !save.displaced && !final.has(save.marker))
+      .map((save) => save.marker);
+    console.log(`edits and undos, editor ${style}`, {
+      saves: saves.length,
+      edits,
+      undos,
+      lostSaves: lostSaves.length,
+      refused: writes.refused,
+    });
+    expect(writes.unplain).toEqual([]);
+    expect(lostSaves).toEqual([]);
+    expect(edits).toBeGreaterThan(0);
   }, 240_000);
 });

@@ -83,9 +83,13 @@ describe('kasten ask', () => {
             name: 'append_to_note',
             arguments: { note: 'Gardening', content: 'Basil likes warmth.' },
           },
+          {
+            name: 'edit_note',
+            arguments: { note: 'Gardening', passage: 'sun and water', replacement: 'full sun and water' },
+          },
         ],
       },
-      { text: 'Both written.' },
+      { text: 'All written.' },
     ]);
     const { code, out } = await ask('Note the seeds and the basil.', { allowWrites: true });
 
@@ -93,10 +97,14 @@ describe('kasten ask', () => {
     expect(JSON.stringify(server.chatRequests[0]!.tools)).toContain('append_to_note');
     expect(readFileSync(join(workspace.vault, 'Inbox/Seeds.md'), 'utf8')).toBe(creation.content);
     expect(readFileSync(join(workspace.vault, 'Gardening.md'), 'utf8')).toBe(
-      '# Gardening\n\nTomatoes need sun and water.\n\nBasil likes warmth.\n',
+      '# Gardening\n\nTomatoes need full sun and water.\n\nBasil likes warmth.\n',
     );
     expect(out).toContain('Created Inbox/Seeds.md:\n  # Seeds\n\n  Order tomato seeds in March.');
     expect(out).toContain('Appended to Gardening.md at the end (from line 4):\n  +\n  + Basil likes warmth.');
+    expect(out).toContain(
+      'Edited Gardening.md in the section "Gardening" (from line 1):\n  # Gardening\n\n  Tomatoes need {+full +}sun and water.\n\n  Basil likes warmth.',
+    );
+    expect(out).toMatch(/kasten undo <vault> --session [\w-]+ takes these changes back\./);
   });
 
   it('parses --allow-writes on the command line', async () => {

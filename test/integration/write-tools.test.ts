@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
 import type { ChatMessage, ToolCallPart } from '../../src/shared/chat-domain';
-import { startIndexedApp } from '../support/indexed-app';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
-import { nextPending, snapshot, toolCalls } from '../support/write-approvals';
+import { nextPending, snapshot, startWritingApp, toolCalls } from '../support/write-approvals';
 
 let workspace: ReturnType<typeof tempWorkspace>;
 let server: ScriptedModelServer;
@@ -15,12 +14,7 @@ let app: KastenApp;
 beforeEach(async () => {
   workspace = tempWorkspace('chat');
   server = await startScriptedModelServer();
-  app = await startIndexedApp(workspace.dataDir, workspace.vault, {
-    model: { provider: 'openai-compatible', baseUrl: `${server.url}/v1`, model: 'scripted-model' },
-    // As in the desktop app and the browser host: the user decides in the chat.
-    writes: 'ask',
-  });
-  await app.handlers['writes:configure']({ enabled: true });
+  app = await startWritingApp(workspace, server);
 });
 afterEach(async () => {
   await app.dispose();
@@ -217,16 +211,18 @@ describe('append_to_note', () => {
     await turn.done;
     expect(note('Windows.md')).toBe('# Windows\r\n\r\nLast line\r\n\r\nOne\r\nTwo\r\n');
   });
+});
 
-  it('refuses, once approved, a note that changed on disk after the change was shown', async () => {
-    server.script([
-      { toolCalls: [{ name: 'append_to_note', arguments: { note: 'Gardening', content: 'Basil.' } }] },
-      { text: 'It changed.' },
-    ]);
+describe('a note changed on disk between the card and Approve', () => {
+  it.each([
+    ['append_to_note', { note: 'Gardening', content: 'Basil.' }],
+    ['edit_note', { note: 'Gardening', passage: 'sun and water', replacement: 'sun, water and patience' }],
+  ])('%s refuses it once approved, and the note keeps the change made on disk', async (name, args) => {
+    server.script([{ toolCalls: [{ name, arguments: args }] }, { text: 'It changed.' }]);
     const pending = nextPending(app);
-    const turn = await app.chat.send({ text: 'Add basil.' });
+    const turn = await app.chat.send({ text: 'Change Gardening.' });
     const { message, call } = await pending;
-    const edited = '# Gardening\n\nTomatoes need sun, water and patience.\n';
+    const edited = '# Gardening\n\nTomatoes need sun and water, and a stake.\n';
     writeFileSync(join(workspace.vault, 'Gardening.md'), edited);
     await decide(message, call, true);
     const answer = await turn.done;

@@ -17,8 +17,9 @@ export function toolContext(overrides: Partial<ToolContext> = {}): ToolContext {
     writes: {
       mode: 'refused',
       allowed: () => false,
-      writer: { prepareCreate: fails, prepareAppend: fails },
+      writer: { prepareCreate: fails, prepareAppend: fails, prepareEdit: fails },
       decide: async () => false,
+      record: () => {},
     },
     attachments: null,
     mcp: null,

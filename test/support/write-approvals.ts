@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KastenApp } from '../../src/main/app';
 import type { ChatMessage, ToolCallPart } from '../../src/shared/chat-domain';
+import { startIndexedApp } from './indexed-app';
 
 export function toolCalls(message: ChatMessage): ToolCallPart[] {
   return message.parts.filter((part): part is ToolCallPart => part.type === 'tool-call');
@@ -39,4 +40,20 @@ export function snapshot(root: string, prefix = ''): Record<string, string> {
     else entries[path] = createHash('sha256').update(readFileSync(absolute)).digest('hex');
   }
   return entries;
+}
+
+/**
+ * The app on a workspace's vault with the scripted model, write calls decided by the user in the chat
+ * (as in the desktop app and the browser host), and writes allowed in the vault.
+ */
+export async function startWritingApp(
+  workspace: { dataDir: string; vault: string },
+  server: { url: string },
+): Promise<KastenApp> {
+  const app = await startIndexedApp(workspace.dataDir, workspace.vault, {
+    model: { provider: 'openai-compatible', baseUrl: `${server.url}/v1`, model: 'scripted-model' },
+    writes: 'ask',
+  });
+  await app.handlers['writes:configure']({ enabled: true });
+  return app;
 }

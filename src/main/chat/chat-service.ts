@@ -297,6 +297,11 @@ export class ChatService {
         writer: writes?.writer ?? refusingWriter,
         decide: (callId, signal) =>
           writes?.decisions.wait(sessionId, callId, signal) ?? Promise.resolve(false),
+        record: (callId, change, write) =>
+          writes?.records.add(
+            { sessionId, callId, vault: this.options.vault().root, kind: change.kind },
+            write,
+          ),
       },
       tools: {
         registry: this.options.tools.registry,
@@ -318,6 +323,7 @@ export class ChatService {
 const refusingWriter: NoteWriter = {
   prepareCreate: () => Promise.reject(new AppError('forbidden', 'Nothing may be written here.')),
   prepareAppend: () => Promise.reject(new AppError('forbidden', 'Nothing may be written here.')),
+  prepareEdit: () => Promise.reject(new AppError('forbidden', 'Nothing may be written here.')),
 };
 
 function titleFrom(text: string): string {

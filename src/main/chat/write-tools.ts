@@ -1,20 +1,15 @@
 import { z } from 'zod';
 import type { ProposedChange } from '../../shared/chat-domain';
-import {
-  defineTool,
-  failure,
-  success,
-  type Tool,
-  type ToolContext,
-  type ToolOutcome,
-} from '../tools/tool-registry';
-import type { PreparedWrite } from '../vault/note-writes';
+import { defineTool, type Tool } from '../tools/tool-registry';
+import type { CommittedWrite } from '../vault/note-writes';
 import type { VaultService } from '../vault/vault-service';
+import { editNote } from './edit-note-tool';
 import { locateNote } from './note-locator';
 import type { WriteMode } from './write-permissions';
+import { proposeWrite, writeGuidance } from './write-proposal';
 
 /** Changes to the vault's notes, checked and confined; nothing is written before their commit. */
-export type NoteWriter = Pick<VaultService, 'prepareCreate' | 'prepareAppend'>;
+export type NoteWriter = Pick<VaultService, 'prepareCreate' | 'prepareAppend' | 'prepareEdit'>;
 
 /** What a write call needs besides its arguments. */
 export interface WriteContext {
@@ -24,11 +19,9 @@ export interface WriteContext {
   writer: NoteWriter;
   /** Waits for the user's decision on the call (`ask` mode). */
   decide: (callId: string, signal: AbortSignal) => Promise<boolean | 'stopped'>;
+  /** Keeps what an approved call wrote over, so that the user can undo it. */
+  record: (callId: string, change: ProposedChange, write: CommittedWrite) => void;
 }
-
-/** Both write tools' line in the system prompt. */
-const writeGuidance =
-  'Change notes (create_note, append_to_note) only when the user asks; each change waits for their approval.';
 
 const createNote = defineTool({
   name: 'create_note',
@@ -76,46 +69,4 @@ const appendToNote = defineTool({
 });
 
 /** The tools that change the vault: offered only when writes are allowed, each call approved first. */
-export const writeTools: readonly Tool[] = [createNote, appendToNote];
-
-/**
- * Checks a write, puts the change on the call's part (`shown` saves and announces it), waits for the
- * user's decision and writes only when approved. Every way it can end becomes the call's result for
- * the model.
- */
-async function proposeWrite(
-  context: ToolContext,
-  prepare: () => Promise<PreparedWrite>,
-): Promise<ToolOutcome> {
-  const { call, writes, signal } = context;
-  const prepared = await prepare();
-  const approval = { change: prepared.change, state: 'pending' as const };
-  call.approval = approval;
-  context.shown();
-  const decision = writes.mode === 'automatic' ? true : await writes.decide(call.id, signal);
-  if (decision !== true) {
-    call.approval = { ...approval, state: 'rejected' };
-    return success(
-      decision === 'stopped'
-        ? 'The user stopped the answer instead of approving the change; nothing was written.'
-        : 'The user rejected the change; nothing was written.',
-    );
-  }
-  try {
-    await prepared.commit();
-  } catch (error) {
-    call.approval = { ...approval, state: 'failed' };
-    return failure(`The user approved, but nothing was written: ${(error as Error).message}`);
-  }
-  call.approval = { ...approval, state: 'approved' };
-  return success(`The user approved: ${describeChange(prepared.change)}.`);
-}
-
-/** "created "X"", "appended 3 lines to "X" at the end of the section "H"": what was written. */
-export function describeChange(change: ProposedChange): string {
-  if (change.kind === 'create') return `created "${change.path}"`;
-  const count = change.added.filter((line) => line.trim() !== '').length;
-  const where = change.heading === null ? 'at the end' : `at the end of the section "${change.heading}"`;
-  const real = change.realPath ? ` (a link to "${change.realPath}", which was written)` : '';
-  return `appended ${count} ${count === 1 ? 'line' : 'lines'} to "${change.path}"${real} ${where}`;
-}
+export const writeTools: readonly Tool[] = [createNote, appendToNote, editNote];

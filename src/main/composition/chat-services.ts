@@ -7,6 +7,8 @@ import type { ToolVault } from '../chat/note-locator';
 import type { VaultWrites } from '../chat/vault-writes';
 import { WriteDecisions } from '../chat/write-decisions';
 import { WritePermissions } from '../chat/write-permissions';
+import { WriteRecords } from '../chat/write-records';
+import { WriteUndo } from '../chat/write-undo';
 import { ChatExporter } from '../export/chat-export';
 import { SessionContext } from '../request/session-context';
 import type { AppOptions } from './app-options';
@@ -36,6 +38,7 @@ export function chatServices(options: AppOptions, foundations: ChatFoundations) 
     decisions: new WriteDecisions(),
     mode: options.writes ?? (options.host === 'cli' ? 'refused' : 'ask'),
     writer: vault,
+    records: new WriteRecords(db, options.now),
   };
   /** The open vault as answers see it: its root, its name and what the model's tools reach. */
   const openVault = () => {
@@ -91,9 +94,21 @@ export function chatServices(options: AppOptions, foundations: ChatFoundations) 
       prepareCreate: (path, content) => vault.prepareCreate(path, content),
       replaceNote: (path, content, hash) => vault.replaceNote(path, content, hash),
     },
+    recorded: (sessionId, write) =>
+      writes.records.add({ sessionId, callId: null, vault: openVault().root, kind: 'export' }, write),
+  });
+  const undo = new WriteUndo({
+    records: writes.records,
+    store: request.chatStore,
+    events,
+    vault: {
+      root: () => vault.summary()?.path ?? null,
+      restoreNote: (path, previous, hash) => vault.restoreNote(path, previous, hash),
+    },
+    exportUndone: (sessionId, path, previous) => exporter.undone(sessionId, path, previous),
   });
   const drafts = new ChatDrafts(db, () => openVault().root);
-  return { writes, context, chat, exporter, drafts };
+  return { writes, context, chat, exporter, undo, drafts };
 }
 
 export type ChatServices = ReturnType<typeof chatServices>;

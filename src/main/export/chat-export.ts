@@ -5,7 +5,7 @@ import { AppError } from '../app-error';
 import type { SqliteDatabase } from '../storage/database';
 import { SettingsTable } from '../storage/settings-table';
 import { isWindowsDevice } from '../vault/new-note-path';
-import { NoteExistsError, noteHash, type PreparedWrite } from '../vault/note-writes';
+import { NoteExistsError, noteHash, type CommittedWrite, type PreparedWrite } from '../vault/note-writes';
 import { chatMarkdown, exportTitle, withoutCutWord } from './chat-markdown';
 
 export interface ChatExportOptions {
@@ -15,8 +15,10 @@ export interface ChatExportOptions {
     /** The open vault's folder: an export is remembered per vault. */
     root(): string;
     prepareCreate(path: string, content: string): Promise<PreparedWrite>;
-    replaceNote(path: string, content: string, expectedHash: string): Promise<void>;
+    replaceNote(path: string, content: string, expectedHash: string): Promise<CommittedWrite>;
   };
+  /** Keeps what an export wrote over, so that it can be undone. */
+  recorded?: (sessionId: string, write: CommittedWrite) => void;
   now?: () => Date;
 }
 
@@ -100,25 +102,37 @@ export class ChatExporter {
     const key = `export:${this.options.vault.root()}:${sessionId}`;
     const last = this.record(key);
     if (update && last) {
-      await this.options.vault.replaceNote(last.path, content, last.hash);
+      const written = await this.options.vault.replaceNote(last.path, content, last.hash);
+      this.options.recorded?.(sessionId, written);
       this.records.put(key, JSON.stringify({ path: last.path, hash: noteHash(content) }));
       return { path: last.path, updated: true };
     }
-    const path = chosen
+    const written = chosen
       ? await this.create(chosen.endsWith('.md') ? chosen : `${chosen}.md`, content)
       : await this.createFree(folderOf(folder), exportName(exportTitle(session.title)), content);
-    this.records.put(key, JSON.stringify({ path, hash: noteHash(content) }));
-    return { path, updated: false };
+    this.options.recorded?.(sessionId, written);
+    this.records.put(key, JSON.stringify({ path: written.path, hash: noteHash(content) }));
+    return { path: written.path, updated: false };
   }
 
-  private async create(path: string, content: string): Promise<string> {
+  /**
+   * An export of the chat to `path` was undone: the note holds `previous` again (an earlier export),
+   * or is gone. The next update builds on that, or exports anew.
+   */
+  undone(sessionId: string, path: string, previous: Buffer | null): void {
+    const key = `export:${this.options.vault.root()}:${sessionId}`;
+    if (this.record(key)?.path !== path) return;
+    if (previous === null) this.records.delete(key);
+    else this.records.put(key, JSON.stringify({ path, hash: noteHash(previous) }));
+  }
+
+  private async create(path: string, content: string): Promise<CommittedWrite> {
     const write = await this.options.vault.prepareCreate(path, content);
-    await write.commit();
-    return write.change.path;
+    return write.commit();
   }
 
   /** The note `name.md` in `folder`, or `name 2.md`, … the first that does not exist. */
-  private async createFree(folder: string, name: string, content: string): Promise<string> {
+  private async createFree(folder: string, name: string, content: string): Promise<CommittedWrite> {
     for (let copy = 1; copy <= 100; copy++) {
       const file = `${name}${copy === 1 ? '' : ` ${copy}`}.md`;
       try {

@@ -1,4 +1,5 @@
 import type {
+  ApprovalState,
   ChatMessage,
   ChatReference,
   ChatSession,
@@ -51,16 +52,27 @@ function time(iso: string): string {
   return iso.slice(0, 16).replace('T', ' ');
 }
 
-/** A tool call as one short line: what was asked, and what it found. */
+/** What became of a write call's change, as the exported chat says it. */
+const approvalWords: Record<ApprovalState, string> = {
+  pending: 'not written',
+  interrupted: 'not written',
+  approved: 'written',
+  rejected: 'rejected, not written',
+  failed: 'approved, but not written',
+  undone: 'written, then undone',
+};
+
+/** A tool call as one short line: what was asked, and what it found or what became of its change. */
 function toolLine(call: ToolCallPart, references: readonly ChatReference[]): string {
   const args = (call.args ?? {}) as Record<string, unknown>;
   const found = references.filter((reference) => reference.toolCallId === call.id);
   const what =
     typeof args.query === 'string'
       ? `"${args.query}"`
-      : typeof args.note === 'string' || typeof args.link === 'string'
-        ? String(args.note ?? args.link)
+      : typeof args.note === 'string' || typeof args.link === 'string' || typeof args.path === 'string'
+        ? String(args.note ?? args.link ?? args.path)
         : '';
+  if (call.approval) return `${call.name}${what ? ` ${what}` : ''} → ${approvalWords[call.approval.state]}`;
   const notes = [...new Map(found.map((reference) => [reference.path, reference])).values()];
   // Without the notes it found (an answer cut off before they were recorded), what the chat shows: its size.
   const outcome =

@@ -7,6 +7,7 @@ import {
 import type { RequestContext } from '../../shared/context-domain';
 import { applyDelta } from '../../shared/chat/message-delta';
 import type { CliApp } from './cli-app';
+import { diffText } from '../../shared/chat/diff-text';
 import { call } from './cli-call';
 import { askItems, requestItemsReport, type AskItemFlags } from './cli-items-commands';
 
@@ -55,6 +56,9 @@ export async function runAsk(app: CliApp, args: AskArguments, env: AskEnvironmen
     stream.finish(answer);
     env.stdout('');
     for (const change of report.changes) env.stdout(`\n${describeWrite(change)}`);
+    if (report.changes.length > 0) {
+      env.stdout(`\nkasten undo <vault> --session ${session.id} takes these changes back.`);
+    }
     if (report.references.length > 0) {
       env.stdout('\nReferences:');
       for (const reference of report.references) {
@@ -171,6 +175,10 @@ function describeWrite(change: ProposedChange): string {
   const indent = (lines: string[]) => lines.map((line) => `  ${line}`.trimEnd()).join('\n');
   if (change.kind === 'create') {
     return `Created ${change.path}:\n${indent(change.content.split(/\r\n|\r|\n/))}`;
+  }
+  if (change.kind === 'edit') {
+    const where = change.section === null ? '' : ` in the section "${change.section}"`;
+    return `Edited ${change.path}${where} (from line ${change.line}):\n${indent(diffText(change.diff).split('\n'))}`;
   }
   const where = change.heading === null ? 'at the end' : `at the end of the section "${change.heading}"`;
   const added = change.added.map((line) => `+ ${line}`);

@@ -14,6 +14,7 @@ import {
   type CliAppEnvironment,
 } from './cli-app';
 import { exportCommandUsage, runExportCommand } from './cli-export-command';
+import { runUndoCommand, undoArguments, undoCommandUsage } from './cli-undo-command';
 import { mcpCommandUsage, runMcpCommand } from './cli-mcp-commands';
 import { chatCommandUsage } from './cli-chat-commands';
 import { chatCommand, isChatCommand, modelFlags } from './cli-chat-route';
@@ -53,6 +54,7 @@ ${embeddingCommandUsage}
 ${embeddingFlagUsage}
 ${chatCommandUsage}
 ${exportCommandUsage}
+${undoCommandUsage}
 ${mcpCommandUsage}
   kasten --help                                             this text
 
@@ -139,6 +141,10 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
     return chatCommand(command, rest, values, items, { dataDir, embeddings }, env);
   }
   if (command === 'export') return exportCommand(rest, values, { dataDir, embeddings }, env);
+  if (command === 'undo') {
+    const appEnv = { dataDir, embeddings, resourcesDir: env.resourcesDir, indexWorker: env.indexWorker };
+    return runUndoCommand(undoArguments(rest, values), (folder) => openCliApp(folder, appEnv), env.stdout);
+  }
   if (command === 'mcp') {
     const flags = { json: values.json === true, name: values.name, url: values.url, cwd: values.cwd };
     const open = () =>

@@ -151,6 +151,27 @@ export const appMigrations: readonly Migration[] = [
     `),
   // The alias a message named a linked note by.
   (db) => db.exec('ALTER TABLE message_references ADD COLUMN via_alias TEXT'),
+  // What Kasten wrote for a chat (an approved write call, or the chat exported), with the file's bytes
+  // before (NULL: there was no file) and the hash of what was written, so that it can be undone while
+  // the file still holds exactly that. A tool call's record names its message and call.
+  (db) =>
+    db.exec(`
+      CREATE TABLE write_records (
+        id INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        message_id INTEGER REFERENCES messages(id) ON DELETE CASCADE,
+        call_id TEXT,
+        vault TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        path TEXT NOT NULL,
+        previous BLOB,
+        written_hash TEXT NOT NULL,
+        written_at TEXT NOT NULL,
+        undone_at TEXT
+      );
+      CREATE INDEX write_records_session ON write_records(session_id, id);
+      CREATE INDEX write_records_path ON write_records(vault, path, id);
+    `),
 ];
 
 export function openAppDatabase(dataDir: string, onNotice?: (message: string) => void): SqliteDatabase {

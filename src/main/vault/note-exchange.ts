@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { AppError } from '../app-error';
 import { heldElsewhere } from './held-elsewhere';
 import type { VaultFolder } from './vault-folder';
-import { writeTemporary } from './write-temporaries';
+import { temporaryName, writeTemporary } from './write-temporaries';
 
 /** How many times a note saved by someone else meanwhile is written again before giving up. */
 const maxRounds = 32;
@@ -17,6 +17,13 @@ const readFlags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY
 /** The sha-256 of a note's bytes, as the write checks compare them. */
 export function hashOf(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** What an exchange replaced and what it put in its place: an undo puts `previous` back. */
+export interface ExchangedNote {
+  /** The bytes the result was built from: the note as it was just before Kasten's change. */
+  previous: Buffer;
+  written: Buffer;
 }
 
 /**
@@ -42,7 +49,7 @@ export async function exchangeNote(
   expectedHash: string,
   build: (basis: Buffer) => Buffer,
   changed: string,
-): Promise<void> {
+): Promise<ExchangedNote> {
   const first = readNote(folder, name);
   if (hashOf(first.bytes) !== expectedHash) throw new AppError('invalid-input', changed);
   // `basis`: what the result is built from; `expected`: what the note must hold when exchanged.
@@ -60,7 +67,7 @@ export async function exchangeNote(
       }
       folder.swapSync(temporary, name);
       const displaced = await takeDisplaced(folder, temporary, name, expected);
-      if (displaced === 'kept') return;
+      if (displaced === 'kept') return { previous: basis, written: result };
       if (displaced === 'returned') {
         basis = expected = readNote(folder, name).bytes;
       } else {
@@ -72,6 +79,48 @@ export async function exchangeNote(
     }
   }
   throw new AppError('invalid-input', `${changed} (It was saved again and again while Kasten wrote it.)`);
+}
+
+/**
+ * Removes the note `name` of `folder` only if its bytes still hash to `expectedHash` (else AppError
+ * `changed`), and without losing a save made by anyone meanwhile: the note is moved aside in one step
+ * (a rename), read there, and only then unlinked; if what was moved aside is not what was expected, or
+ * an editor holding it open writes into it after, it is put back. Should a new note have taken its
+ * name meanwhile, it is put back beside it as `keptName` instead, and the error says so.
+ */
+export async function removeNote(
+  folder: VaultFolder,
+  name: string,
+  expectedHash: string,
+  changed: string,
+  keptName: string,
+): Promise<void> {
+  if (hashOf(readNote(folder, name).bytes) !== expectedHash) throw new AppError('invalid-input', changed);
+  const aside = temporaryName();
+  folder.renameSync(name, aside);
+  const fd = folder.openFileSync(aside, readFlags);
+  try {
+    if (hashOf(readAll(fd)) === expectedHash) {
+      await letGo(fd);
+      if (hashOf(readAll(fd)) === expectedHash) {
+        await folder.unlink(aside);
+        return;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+  const putAt = await folder.link(aside, name).then(
+    () => name,
+    async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+      await folder.link(aside, keptName);
+      return keptName;
+    },
+  );
+  await folder.unlink(aside);
+  const kept = putAt === name ? '' : ` (A new note took its place meanwhile; it was kept as "${keptName}".)`;
+  throw new AppError('invalid-input', `${changed}${kept}`);
 }
 
 /** The note's bytes and permissions, read through a descriptor that did not follow a link. */

@@ -5,7 +5,7 @@ import { placeAppend } from './append-placement';
 import { looksBinary } from './binary-sniff';
 import { confinedFailure, locateFolder, realNotePath, withVaultRoot } from './folder-walk';
 import { newNoteSegments, sameName } from './new-note-path';
-import { exchangeNote, hashOf } from './note-exchange';
+import { exchangeNote, hashOf, type ExchangedNote } from './note-exchange';
 import type { VaultFolder } from './vault-folder';
 import { isNotePath } from './vault-files';
 import { readVaultFile } from './vault-paths';
@@ -15,7 +15,16 @@ import { writeTemporary } from './write-temporaries';
 export interface PreparedWrite {
   readonly change: ProposedChange;
   /** Writes the change if the vault is still as it was when it was shown; throws an AppError if not. */
-  commit(): Promise<void>;
+  commit(): Promise<CommittedWrite>;
+}
+
+/** What a commit wrote, so that it can be undone: the file and its bytes before and after. */
+export interface CommittedWrite {
+  /** The vault path of the file written (the note a link leads to, when the note is a link). */
+  path: string;
+  /** What the file held just before; null: there was no file. */
+  previous: Buffer | null;
+  written: Buffer;
 }
 
 /** Told the vault path of a note once it is written, so that the tree and the index follow at once. */
@@ -48,14 +57,16 @@ export async function prepareCreate(
   return {
     change: { kind: 'create', path, content },
     async commit() {
+      const bytes = Buffer.from(content, 'utf8');
       await withVaultRoot(realRoot, async (root) => {
         const { folder } = await locateFolder(root, segments, true);
         await assertAbsent(folder, name, path);
-        await createExclusive(folder, name, path, Buffer.from(content, 'utf8'));
+        await createExclusive(folder, name, path, bytes);
       }).catch((error: unknown) => {
         throw confinedFailure(error, path);
       });
       await written(path);
+      return { path, previous: null, written: bytes };
     },
   };
 }
@@ -73,35 +84,22 @@ export async function prepareAppend(
   heading: string | null,
   written: WrittenNote,
 ): Promise<PreparedWrite> {
-  if (!isNotePath(vaultPath)) throw new AppError('invalid-input', `"${vaultPath}" is not a Markdown note.`);
   refuseNul(content);
-  const realPath = await realNotePath(realRoot, vaultPath);
-  const { bytes } = await readVaultFile(realRoot, realPath, maxNoteBytes);
-  if (looksBinary(bytes)) throw new AppError('unsupported', `"${vaultPath}" is a binary file, not Markdown.`);
+  const note = await readExisting(realRoot, vaultPath);
   const place = (basis: Buffer) => placeAppend(basis, vaultPath, content, heading);
   let placed;
   try {
-    placed = place(bytes);
+    placed = place(note.bytes);
   } catch (error) {
     throw new AppError('invalid-input', (error as Error).message);
   }
   const { bytes: _result, ...change } = placed;
-  const changed = `"${vaultPath}" changed on disk after the change was shown, so nothing was written. Read it again and propose the change anew.`;
-  return {
-    change: { kind: 'append', path: vaultPath, ...change, ...(realPath === vaultPath ? {} : { realPath }) },
-    async commit() {
-      // A save that moved the heading away is refused as a change would be.
-      const build = (basis: Buffer) => {
-        try {
-          return place(basis).bytes;
-        } catch {
-          throw new AppError('invalid-input', changed);
-        }
-      };
-      await replaceConfined(realRoot, realPath, hashOf(bytes), build, changed);
-      await written(vaultPath);
-    },
-  };
+  return preparedChange(
+    { realRoot, vaultPath, written },
+    note,
+    { kind: 'append', path: vaultPath, ...change },
+    (basis) => place(basis).bytes,
+  );
 }
 
 /**
@@ -114,7 +112,7 @@ export async function replaceNote(
   content: string,
   expectedHash: string,
   written: WrittenNote,
-): Promise<void> {
+): Promise<CommittedWrite> {
   if (!isNotePath(vaultPath)) throw new AppError('invalid-input', `"${vaultPath}" is not a Markdown note.`);
   const changed = `"${vaultPath}" was edited since Kasten wrote it, so it was not replaced.`;
   const realPath = await realNotePath(realRoot, vaultPath);
@@ -124,8 +122,55 @@ export async function replaceNote(
     if (hashOf(basis) !== expectedHash) throw new AppError('invalid-input', changed);
     return result;
   };
-  await replaceConfined(realRoot, realPath, expectedHash, build, changed);
+  const exchanged = await replaceConfined(realRoot, realPath, expectedHash, build, changed);
   await written(vaultPath);
+  return { path: realPath, ...exchanged };
+}
+
+/** An existing note to change: the file it is (a link's target, as a vault path) and its bytes. */
+export interface ExistingNote {
+  realPath: string;
+  bytes: Buffer;
+}
+
+/** Reads the Markdown note at `vaultPath` to change it; a binary file or a link leading out is refused. */
+export async function readExisting(realRoot: string, vaultPath: string): Promise<ExistingNote> {
+  if (!isNotePath(vaultPath)) throw new AppError('invalid-input', `"${vaultPath}" is not a Markdown note.`);
+  const realPath = await realNotePath(realRoot, vaultPath);
+  const { bytes } = await readVaultFile(realRoot, realPath, maxNoteBytes);
+  if (looksBinary(bytes)) throw new AppError('unsupported', `"${vaultPath}" is a binary file, not Markdown.`);
+  return { realPath, bytes };
+}
+
+/**
+ * A change to an existing note, shown as `change` (naming the link's target when the note is a link);
+ * the commit writes `build(its bytes)` over any save made meanwhile (exchangeNote), and refuses if the
+ * note changed between being read and the approval, or when `build` throws.
+ */
+export function preparedChange(
+  { realRoot, vaultPath, written }: { realRoot: string; vaultPath: string; written: WrittenNote },
+  note: ExistingNote,
+  change: Extract<ProposedChange, { kind: 'append' | 'edit' }>,
+  build: (basis: Buffer) => Buffer,
+): PreparedWrite {
+  const { realPath, bytes } = note;
+  const changed = `"${vaultPath}" changed on disk after the change was shown, so nothing was written. Read it again and propose the change anew.`;
+  return {
+    change: realPath === vaultPath ? change : { ...change, realPath },
+    async commit() {
+      // A save that moved the place of the change away is refused as a change would be.
+      const rebuild = (basis: Buffer) => {
+        try {
+          return build(basis);
+        } catch {
+          throw new AppError('invalid-input', changed);
+        }
+      };
+      const exchanged = await replaceConfined(realRoot, realPath, hashOf(bytes), rebuild, changed);
+      await written(vaultPath);
+      return { path: realPath, ...exchanged };
+    },
+  };
 }
 
 /** The sha-256 of a note's bytes, as the write checks compare them. */
@@ -134,19 +179,19 @@ export function noteHash(bytes: Buffer | string): string {
 }
 
 /** exchangeNote on the real note at `realPath`, reached folder by folder from the vault's root. */
-async function replaceConfined(
+export async function replaceConfined(
   realRoot: string,
   realPath: string,
   expectedHash: string,
   build: (basis: Buffer) => Buffer,
   changed: string,
-): Promise<void> {
+): Promise<ExchangedNote> {
   const segments = realPath.split('/');
   const name = segments.pop()!;
-  await withVaultRoot(realRoot, async (root) => {
+  return withVaultRoot(realRoot, async (root) => {
     const located = await locateFolder(root, segments, false);
     if (!located.exists) throw new AppError('not-found', `"${realPath}" does not exist in the vault.`);
-    await exchangeNote(located.folder, name, expectedHash, build, changed);
+    return exchangeNote(located.folder, name, expectedHash, build, changed);
   }).catch((error: unknown) => {
     throw confinedFailure(error, realPath);
   });
@@ -179,7 +224,7 @@ async function createExclusive(folder: VaultFolder, name: string, path: string, 
 }
 
 /** A NUL makes a note a binary file to every tool (Kasten's search included), so none is written. */
-function refuseNul(content: string): void {
+export function refuseNul(content: string): void {
   if (content.includes('\u0000')) {
     throw new AppError(
       'invalid-input',

@@ -1,4 +1,4 @@
-import { constants, lstatSync, openSync, unlinkSync, type Dirent } from 'node:fs';
+import { constants, lstatSync, openSync, renameSync, unlinkSync, type Dirent } from 'node:fs';
 import { link, lstat, mkdir, open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { swapSync } from 'fs-native-extensions';
@@ -109,6 +109,11 @@ export class VaultFolder {
   /** Exchanges what the two names hold, in one step on Linux and macOS (renameat2, renamex_np). */
   swapSync(first: string, second: string): void {
     this.guardedSync(() => swapSync(this.name(first), this.name(second)));
+  }
+
+  /** Moves `from` to `to` in this folder in one step; a file at `to` is replaced (give a fresh name). */
+  renameSync(from: string, to: string): void {
+    this.guardedSync(() => renameSync(this.name(from), this.name(to)));
   }
 
   unlinkSync(name: string): void {

@@ -5,6 +5,9 @@ import { AppError } from '../app-error';
 import type { AppEvents } from '../app-events';
 import { mimeTypeOf } from './attachment-types';
 import { looksBinary } from './binary-sniff';
+import type { EditTarget } from './edit-placement';
+import { prepareEdit } from './note-edits';
+import { restoreNote } from './note-restore';
 import { prepareAppend, prepareCreate, replaceNote, type PreparedWrite } from './note-writes';
 import type { RecentVaults } from './recent-vaults';
 import { isIgnoredPath, isNotePath, scanVault, skipReasonOf, type VaultFiles } from './vault-files';
@@ -158,10 +161,24 @@ export class VaultService {
     return prepareAppend(vault.realRoot, path, content, heading, this.written(vault, 'change'));
   }
 
+  /** One passage or one section's text replaced, shown as a word diff; written only on `commit`. */
+  prepareEdit(path: string, target: EditTarget, replacement: string): Promise<PreparedWrite> {
+    const vault = this.require();
+    return prepareEdit(vault.realRoot, path, target, replacement, this.written(vault, 'change'));
+  }
+
   /** Replaces a note Kasten wrote, only if its bytes still hash to `expectedHash` (see replaceNote). */
-  replaceNote(path: string, content: string, expectedHash: string): Promise<void> {
+  replaceNote(path: string, content: string, expectedHash: string) {
     const vault = this.require();
     return replaceNote(vault.realRoot, path, content, expectedHash, this.written(vault, 'change'));
+  }
+
+  /** Undoes a write Kasten made, while the file is as Kasten left it (see restoreNote). */
+  restoreNote(realPath: string, previous: Buffer | null, writtenHash: string): Promise<void> {
+    const vault = this.require();
+    return restoreNote(vault.realRoot, realPath, previous, writtenHash, (path, type) =>
+      this.written(vault, type)(path),
+    );
   }
 
   async dispose(): Promise<void> {
@@ -169,7 +186,7 @@ export class VaultService {
   }
 
   /** After Kasten wrote a note the tree and the index follow at once, watched or not. */
-  private written(vault: OpenVault, type: 'add' | 'change') {
+  private written(vault: OpenVault, type: 'add' | 'change' | 'unlink') {
     return (path: string) => this.apply(vault, [{ type, path, at: Date.now() }]);
   }
 

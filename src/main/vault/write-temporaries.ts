@@ -28,7 +28,7 @@ export async function writeTemporary(
   bytes: Buffer,
   mode: number | null,
 ): Promise<string> {
-  const name = `.kasten-write-${process.pid}-${randomUUID()}.tmp`;
+  const name = temporaryName();
   const handle = await folder.openFile(name, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
   try {
     if (mode !== null) await handle.chmod(mode);
@@ -41,6 +41,11 @@ export async function writeTemporary(
   }
   await handle.close();
   return name;
+}
+
+/** A fresh name for a temporary file of this process: hidden, and known as Kasten's by the next start. */
+export function temporaryName(): string {
+  return `.kasten-write-${process.pid}-${randomUUID()}.tmp`;
 }
 
 function isRunning(pid: number): boolean {

@@ -75,9 +75,9 @@ describe('the tool registry', () => {
     });
     const lines = prompt.split('\n');
     const search = lines.findIndex((line) => line.includes('(search_notes)'));
-    const change = lines.findIndex((line) => line.includes('(create_note, append_to_note)'));
+    const change = lines.findIndex((line) => line.includes('(create_note, append_to_note, edit_note)'));
     const attached = lines.findIndex((line) => line.includes('read_attachment reads one'));
-    expect(lines.filter((line) => line.includes('(create_note, append_to_note)'))).toHaveLength(1);
+    expect(lines.filter((line) => line.includes('(create_note, append_to_note, edit_note)'))).toHaveLength(1);
     expect([search, change, attached]).toEqual([...[search, change, attached]].sort((a, b) => a - b));
     expect(search).toBeGreaterThan(0);
     expect(prompt).toContain('"document" number');

@@ -67,7 +67,13 @@ export function MessageView({
       ))}
       {message.parts.map((part, index) =>
         part.type === 'tool-call' && part.approval ? (
-          <WriteApprovalCard key={part.id} call={part} approval={part.approval} waiting={streaming} />
+          <WriteApprovalCard
+            key={part.id}
+            messageId={message.id}
+            call={part}
+            approval={part.approval}
+            waiting={streaming}
+          />
         ) : part.type === 'tool-call' ? (
           <ToolCallView key={part.id} call={part} />
         ) : part.type === 'text' ? (

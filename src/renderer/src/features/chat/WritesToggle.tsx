@@ -23,7 +23,7 @@ export function WritesToggle() {
       className={`writes-toggle small${enabled ? ' writes-on' : ''}`}
       title={
         error ??
-        'Let the assistant create notes and append to notes in this vault. Every change waits for your approval.'
+        'Let the assistant create, append to and edit notes in this vault. Every change waits for your approval, and can be undone.'
       }
     >
       <input

@@ -28,6 +28,8 @@ interface ChatState {
   retry(): Promise<void>;
   /** Approves or rejects the change the answer waits on; resolves with why that failed, or null. */
   decide(callId: string, approved: boolean): Promise<string | null>;
+  /** Undoes the change of a write call; null when undone, else why not, in words. */
+  undoWrite(messageId: number, callId: string): Promise<string | null>;
   rename(id: string, title: string): Promise<void>;
   remove(id: string): Promise<void>;
   undoRemove(): Promise<void>;
@@ -131,6 +133,17 @@ export const useChatStore = create<ChatState>((set, get) => ({
     try {
       await kasten.chat.approve({ sessionId: session.id, callId, approved });
       return null;
+    } catch (error) {
+      return describeError(error);
+    }
+  },
+  async undoWrite(messageId, callId) {
+    const session = get().session;
+    if (!session) return 'No chat is open.';
+    try {
+      // The card turns to undone with the message the main process announces.
+      const [outcome] = await kasten.writes.undo({ sessionId: session.id, messageId, callId });
+      return outcome && !outcome.undone ? outcome.message : null;
     } catch (error) {
       return describeError(error);
     }
