@@ -3,7 +3,9 @@
 //   questions.json     natural-language questions over the eval vault and the sample vault, each with
 //                      the notes that answer it → recall@5 and MRR (first relevant hit within the top 10);
 //   multilingual.json  one-word queries over the multilingual vault, each with every note containing the
-//                      word → recall and precision over the top 50 hits, per language.
+//                      word → recall and precision over the top 50 hits, per language;
+//   navigation         every note's title over the eval vault and the docs vault (real documentation pages,
+//                      see its README) → the share of notes their own title brings first.
 // Nothing here fails a build; it prints tables to compare before and after a change to search.
 //
 // Semantic and hybrid rows need an embedding model. Without one named below they run against the
@@ -24,6 +26,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { evaluateNavigation, type NavigationFigures } from './bench/navigation-eval.ts';
 import { startEmbedder, withServedVault, type SearchServer } from './bench/search-server.ts';
 
 interface Question {
@@ -44,6 +47,7 @@ const vaultFolders: Record<string, string> = {
   eval: join(fixtures, 'vaults', 'eval'),
   sample: join(repoRoot, 'resources', 'sample-vault'),
   multilingual: join(fixtures, 'vaults', 'multilingual'),
+  docs: join(fixtures, 'eval', 'docs-vault'),
 };
 const questions = JSON.parse(readFileSync(join(fixtures, 'eval', 'questions.json'), 'utf8')) as Question[];
 const wordQueries = JSON.parse(
@@ -176,6 +180,23 @@ async function evaluateWords(): Promise<LanguageFigures[]> {
   });
 }
 
+async function navigation(vault: 'eval' | 'docs'): Promise<NavigationFigures[]> {
+  return withVault(vault, async (server) => {
+    const figures: NavigationFigures[] = [];
+    for (const mode of modes) {
+      const result = await evaluateNavigation(server, vault, mode);
+      if (verbose) {
+        for (const miss of result.misses) {
+          const rank = miss.rank === null ? 'not in the top 20' : `#${miss.rank}`;
+          console.log(`  miss [${vault}, ${mode}] "${miss.title}" (${miss.path}) ${rank}; first ${miss.got}`);
+        }
+      }
+      figures.push(result);
+    }
+    return figures;
+  });
+}
+
 const embedder = await startEmbedder(byMeaning);
 /** A mode as the tables name it: semantic and hybrid say which embedder they ran with. */
 const label = (mode: string) => (mode === 'lexical' ? mode : `${mode} (${embedder.label})`);
@@ -186,9 +207,11 @@ console.log(
 
 let questionFigures: QuestionFigures[];
 let languageFigures: LanguageFigures[];
+let navigationFigures: NavigationFigures[];
 try {
   questionFigures = [...(await evaluateQuestions('eval')), ...(await evaluateQuestions('sample'))];
   languageFigures = await evaluateWords();
+  navigationFigures = [...(await navigation('eval')), ...(await navigation('docs'))];
 } catch (error) {
   console.error(`eval:search failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
@@ -222,13 +245,30 @@ for (const f of languageFigures) {
   );
 }
 
+const share = (count: number, of: number) => `${((100 * count) / of).toFixed(1)}%`;
+console.log(
+  `\nNavigation: every note's title as the query; the note first (among notes of the same title: within as many places), and within the first three\n`,
+);
+console.log(
+  `| ${'vault'.padEnd(8)} | ${'mode'.padEnd(width)} | ${cell('notes')} | ${cell('first')} | ${cell('top 3')} |`,
+);
+console.log(`| ${'-'.repeat(8)} | ${'-'.repeat(width)} | ${Array(3).fill('---------:').join(' | ')} |`);
+for (const f of navigationFigures) {
+  console.log(
+    `| ${f.vault.padEnd(8)} | ${label(f.mode).padEnd(width)} | ${cell(String(f.notes))} | ${cell(share(f.first, f.notes))} | ${cell(share(f.inTop3, f.notes))} |`,
+  );
+}
+
 console.log('');
 for (const mode of modes) {
   const byVault = questionFigures
     .filter((f) => f.mode === mode)
     .map((f) => `${f.vault} recall@5 ${fixed(f.recallAt5)} MRR ${fixed(f.mrr)}`);
   const words = languageFigures.filter((f) => f.mode === mode);
+  const navigated = navigationFigures
+    .filter((f) => f.mode === mode)
+    .map((f) => `${f.vault} ${share(f.first, f.notes)}`);
   console.log(
-    `Summary (${label(mode)}): ${byVault.join('; ')}; multilingual recall ${fixed(mean(words.map((f) => f.recall)))} precision ${fixed(mean(words.map((f) => f.precision).filter(Number.isFinite)))}`,
+    `Summary (${label(mode)}): ${byVault.join('; ')}; multilingual recall ${fixed(mean(words.map((f) => f.recall)))} precision ${fixed(mean(words.map((f) => f.precision).filter(Number.isFinite)))}; title first: ${navigated.join(', ')}`,
   );
 }

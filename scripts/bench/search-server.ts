@@ -17,6 +17,8 @@ export interface Hit {
 
 export interface SearchServer {
   search(query: string, limit: number, mode: string): Promise<Hit[]>;
+  /** Every note's path, title and aliases. */
+  titles(): Promise<{ path: string; title: string; aliases: string[] }[]>;
 }
 
 type Server = RunningServer & { token: string };
@@ -136,6 +138,8 @@ export async function withServedVault<T>(
     return await work({
       search: async (query, limit, mode) =>
         (await call(server, 'search:notes', { query, limit, mode })) as Hit[],
+      titles: async () =>
+        (await call(server, 'notes:titles')) as { path: string; title: string; aliases: string[] }[],
     });
   } finally {
     await server.stop();
