@@ -189,7 +189,6 @@ export function appHandlers(info: AppInfo, services: AppServices): Handlers {
       summaries: llm.summaries,
     }),
     ...embeddings.handlers,
-    'search:results': async (request) => embeddings.search(request),
     ...writeHandlers(conversations.writes, conversations.undo, events),
     ...itemHandlers({
       service: items.service,

@@ -14,7 +14,7 @@ import {
   type EmbeddingProgress,
   type EmbeddingReport,
   type EmbeddingStatus,
-  type HybridSearchResult,
+  type SearchResults,
   type RelatedNotes,
 } from './embedding-domain';
 import type {
@@ -65,6 +65,8 @@ const searchRequest = z
   .object({
     query: z.string().max(1000),
     limit: z.number().int().min(1).max(200).optional(),
+    /** How many of the best hits to pass over: the page after them. */
+    offset: z.number().int().min(0).max(10_000).optional(),
     folder: z.string().max(4096).optional(),
     tag: z.string().max(200).optional(),
     mode: z.enum(searchModes).optional(),
@@ -136,9 +138,11 @@ export const requests = {
   'search:notes': request<SearchHit[]>()(searchRequest),
   /**
    * Search as `search:notes` does, with why it answered by words alone when asked to search by meaning
-   * (`lexicalOnly`; null when it did as asked).
+   * (`lexicalOnly`; null when it did as asked); a page of it (the hits after the first `offset`), how
+   * many notes it found in all, and whether the index is still being built (its hits may then be missing
+   * notes).
    */
-  'search:results': request<HybridSearchResult>()(searchRequest),
+  'search:results': request<SearchResults>()(searchRequest),
   /**
    * Notes related to a note: links either way, shared tags, and similar ones (by meaning with embeddings,
    * by words without), each with its reasons; similar notes not linked either way are missing links.

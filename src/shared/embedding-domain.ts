@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SearchHit } from './index-domain';
+import type { SearchHit, SearchPartial } from './index-domain';
 
 /**
  * The model that turns passages into vectors, which may be on another server than the chat model:
@@ -112,6 +112,15 @@ export type SemanticResult<T> = { ok: true; value: T } | { ok: false; unavailabl
 export interface HybridSearchResult {
   hits: SearchHit[];
   lexicalOnly: SemanticUnavailable | null;
+}
+
+/**
+ * A page of a search's hits in its mode (`lexicalOnly` as above), how many notes it found in all, and
+ * whether the index it searched is whole.
+ */
+export interface SearchResults extends HybridSearchResult {
+  total: number;
+  partial: SearchPartial | null;
 }
 
 /** A note related to another one, with every reason ("links here", "shares #tag", "similar: 0.82"). */

@@ -38,6 +38,8 @@ export interface ResolvedLink {
 export interface SearchRequest {
   query: string;
   limit?: number;
+  /** How many of the best hits to pass over (the page after them). */
+  offset?: number;
   /** Only notes inside this vault-relative folder. */
   folder?: string;
   /** Only notes with this tag (or a tag nested under it). */
@@ -52,14 +54,43 @@ export interface SearchRequest {
  */
 export type SearchRanker = 'all-words' | 'some-words' | 'semantic';
 
+/**
+ * How an all-words hit matched, from the tightest: `title`, its title, file name or an alias is the
+ * query; `whole`, every word as a whole word; `prefix`, some as the start of a longer word; `stem`, some
+ * only by their stem in the note's language. Hits come in this order, by BM25 within each.
+ */
+export type SearchMatch = 'title' | 'whole' | 'prefix' | 'stem';
+
 export interface SearchHit {
   path: string;
   title: string;
-  /** BM25 relevance within the hit's ranking, higher is better; some-words hits come after all-words hits. */
+  /**
+   * BM25 relevance within the hit's ranking and tier (see SearchMatch), higher is better; the hits come in
+   * tier order, some-words hits after all-words hits.
+   */
   score: number;
   /** A passage with the matched terms between `\u0002` and `\u0003`. */
   snippet: string;
   ranker: SearchRanker;
+  /** How an all-words hit matched; absent for the others. */
+  match?: SearchMatch;
+}
+
+/** A page of search hits and how many notes the search found in all. */
+export interface SearchPage {
+  hits: SearchHit[];
+  /** Every note the search found: those holding every word, and those holding some when listed. */
+  total: number;
+}
+
+/**
+ * Why a search may be missing notes: the index is being built for the first time (`read` of `total`
+ * notes so far), or its building was cancelled and resumes when the vault is next opened.
+ */
+export interface SearchPartial {
+  read: number;
+  total: number;
+  cancelled: boolean;
 }
 
 export interface TagCount {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
 import { startIndexedApp } from '../support/indexed-app';
 import { resourcesDir, tempWorkspace } from '../support/temp-vault';
-import { runBuiltInTool } from '../support/tool-calls';
+import { runAppTool } from '../support/tool-calls';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -57,16 +57,7 @@ describe('a question typed as a search', () => {
 
   it('gives the search_notes tool the some-words hits too, marked as such', async () => {
     const app = await sampleApp();
-    const vault = {
-      readNote: app.vault.readNote.bind(app.vault),
-      index: app.index,
-      search: app.embeddings.search,
-      related: app.embeddings.related,
-      summary: () => '',
-    };
-    const numbers = new Map<string, number>();
-    const number = (path: string) => numbers.get(path) ?? numbers.set(path, numbers.size + 1).get(path)!;
-    const outcome = await runBuiltInTool(vault, number, 'search_notes', {
+    const outcome = await runAppTool(app, 'search_notes', {
       query: 'how do I link two notes together?',
     });
     const documents = JSON.parse(outcome.output) as { path: string; matched: string }[];

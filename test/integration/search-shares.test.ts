@@ -82,7 +82,8 @@ describe('a search ranked in shares by the index workers', () => {
     expect(state.ranked).toBe(0);
     state.share = true;
     const shared = await searchAll();
-    expect(state.ranked).toBeGreaterThanOrEqual(requests.length);
+    // Every request but the unmatched one, which a count of its matches ends before any ranking.
+    expect(state.ranked).toBeGreaterThanOrEqual(requests.length - 1);
     expect(shared).toEqual(alone);
     expect(alone.map((hits) => hits.length)).toEqual([20, 200, 1, 20, 50, 0, 30]);
     expect(alone[3]!.every((hit) => hit.path.startsWith('south/'))).toBe(true);

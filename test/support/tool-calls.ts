@@ -1,3 +1,4 @@
+import type { KastenApp } from '../../src/main/app';
 import type { ToolVault } from '../../src/main/chat/note-locator';
 import { builtInTools } from '../../src/main/tools/built-in-tools';
 import {
@@ -44,4 +45,18 @@ export function runBuiltInTool(
   args: unknown,
 ): Promise<ToolOutcome> {
   return new ToolRegistry(builtInTools).run(name, args, null, toolContext({ vault, numbers }));
+}
+
+/** Runs one call of a built-in tool on the app's vault, documents numbered as they first come. */
+export function runAppTool(app: KastenApp, name: string, args: unknown): Promise<ToolOutcome> {
+  const vault: ToolVault = {
+    readNote: app.vault.readNote.bind(app.vault),
+    index: app.index,
+    search: app.embeddings.search,
+    related: app.embeddings.related,
+    summary: () => '',
+  };
+  const numbers = new Map<string, number>();
+  const number = (path: string) => numbers.get(path) ?? numbers.set(path, numbers.size + 1).get(path)!;
+  return runBuiltInTool(vault, number, name, args);
 }

@@ -4,11 +4,18 @@ import type {
   EmbeddingSettingsRequest,
   EmbeddingStatus,
   HybridSearchResult,
+  SearchResults,
   RelatedNotes,
   SemanticResult,
   SimilarNote,
 } from '../../shared/embedding-domain';
-import type { SearchRequest, SearchHit, SimilarByWords } from '../../shared/index-domain';
+import type {
+  SearchHit,
+  SearchPage,
+  SearchPartial,
+  SearchRequest,
+  SimilarByWords,
+} from '../../shared/index-domain';
 import type { ModelSettings } from '../../shared/chat-domain';
 import { asModelSettings } from '../llm/embedding-model';
 import type { BackgroundEmbeddings } from './background-embeddings';
@@ -25,6 +32,10 @@ export interface EmbeddingHandlersOptions {
   keys: { admit(settings: ModelSettings, caller: Caller | undefined, confirmKey?: boolean): void };
   index: RelatedSources & {
     search(request: SearchRequest): Promise<SearchHit[]>;
+    /** A page of a lexical search and how many notes it found. */
+    searchPage(request: SearchRequest): Promise<SearchPage>;
+    /** Whether searches may be missing notes (a first index is running or was cancelled). */
+    searchPartial(): SearchPartial | null;
     /** Notes sharing the most distinctive words of the note at `path` (BM25 "more like this"). */
     similarByWords(path: string, limit: number): Promise<SimilarByWords[]>;
   };
@@ -45,24 +56,56 @@ const wordsNearBest = 0.5;
  * by the host) → one call → return.
  */
 export function embeddingHandlers({ service, settings, background, keys, index }: EmbeddingHandlersOptions) {
-  const hybrid = (request: SearchRequest): Promise<HybridSearchResult> =>
-    hybridSearch(request, {
-      lexical: (lexical) => index.search(lexical),
-      semantic: (query, limit, filter) => service.semanticSearch(query, limit, filter),
-    });
-  /** Search in a mode; without usable embeddings, lexical (the status says why). */
-  const search = async ({ mode, ...request }: ModalSearchRequest): Promise<HybridSearchResult> => {
+  /** Search in a mode, the words side asked through `lexical`; without usable embeddings, lexical. */
+  const searchWith = async (
+    { mode, ...request }: ModalSearchRequest,
+    lexical: (request: SearchRequest) => Promise<SearchHit[]>,
+  ): Promise<HybridSearchResult> => {
     const chosen = mode ?? (settings.get().enabled ? 'hybrid' : 'lexical');
-    if (chosen === 'lexical') return { hits: await index.search(request), lexicalOnly: null };
-    if (chosen === 'hybrid') return hybrid(request);
+    if (chosen === 'lexical') return { hits: await lexical(request), lexicalOnly: null };
+    if (chosen === 'hybrid') {
+      return hybridSearch(request, {
+        lexical,
+        semantic: (query, limit, filter) => service.semanticSearch(query, limit, filter),
+      });
+    }
     const semantic = await service
       .semanticSearch(request.query, request.limit ?? 20, { folder: request.folder, tag: request.tag })
       .catch((error: Error) => ({
         ok: false as const,
         unavailable: { code: 'failed' as const, message: error.message },
       }));
-    if (!semantic.ok) return { hits: await index.search(request), lexicalOnly: semantic.unavailable };
+    if (!semantic.ok) return { hits: await lexical(request), lexicalOnly: semantic.unavailable };
     return { hits: semantic.value.map(semanticSearchHit), lexicalOnly: null };
+  };
+  /** Search in a mode; without usable embeddings, lexical (the status says why). */
+  const search = (request: ModalSearchRequest): Promise<HybridSearchResult> =>
+    searchWith(request, (lexical) => index.search(lexical));
+  /**
+   * A page of a search in a mode. Lexically the page is ranked as such; fused, the best `offset + limit`
+   * of each ranking are fused and cut, and the total is what the words found plus what only the meaning
+   * found so far.
+   */
+  const results = async ({ offset = 0, ...request }: ModalSearchRequest): Promise<SearchResults> => {
+    const limit = request.limit ?? 20;
+    const partial = index.searchPartial();
+    const chosen = request.mode ?? (settings.get().enabled ? 'hybrid' : 'lexical');
+    if (chosen === 'lexical') {
+      return { ...(await index.searchPage({ ...request, offset })), lexicalOnly: null, partial };
+    }
+    let lexicalTotal = 0;
+    const { hits, lexicalOnly } = await searchWith({ ...request, limit: offset + limit }, async (lexical) => {
+      const page = await index.searchPage(lexical);
+      lexicalTotal = page.total;
+      return page.hits;
+    });
+    const byMeaningOnly = hits.filter((hit) => hit.ranker === 'semantic').length;
+    return {
+      hits: hits.slice(offset, offset + limit),
+      total: Math.max(lexicalTotal + byMeaningOnly, hits.length),
+      lexicalOnly,
+      partial,
+    };
   };
   const related = async ({ path, limit }: { path: string; limit?: number }): Promise<RelatedNotes> => {
     const byMeaning: SemanticResult<SimilarNote[]> = settings.get().enabled
@@ -109,6 +152,7 @@ export function embeddingHandlers({ service, settings, background, keys, index }
       },
       'search:notes': async (request: ModalSearchRequest): Promise<SearchHit[]> =>
         (await search(request)).hits,
+      'search:results': results,
       'notes:related': related,
     },
   };

@@ -31,9 +31,13 @@ export async function hybridSearch(
   ]);
   if (!semanticResult.ok) return { hits: lexicalHits, lexicalOnly: semanticResult.unavailable };
   const semanticHits = semanticResult.value.map(semanticSearchHit);
-  const hits = fuseRankings([lexicalHits, semanticHits], (hit) => hit.path)
-    .slice(0, limit)
-    .map(({ items, score }): SearchHit => ({ ...(items[0] ?? items[1]!), score }));
+  const fused = fuseRankings([lexicalHits, semanticHits], (hit) => hit.path).map(
+    ({ items, score }): SearchHit => ({ ...(items[0] ?? items[1]!), score }),
+  );
+  // The notes the query names keep the top, as on the words side: fusion would let a note close in
+  // meaning and found by some words come before the note titled exactly so.
+  const named = fused.filter((hit) => hit.match === 'title');
+  const hits = [...named, ...fused.filter((hit) => hit.match !== 'title')].slice(0, limit);
   return { hits, lexicalOnly: null };
 }
 

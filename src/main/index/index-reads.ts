@@ -6,6 +6,7 @@ import type {
   NoteTitle,
   ResolvedLink,
   SearchHit,
+  SearchPage,
   SearchRequest,
   SimilarByWords,
   TagCount,
@@ -95,6 +96,12 @@ export abstract class IndexReads {
   search(request: SearchRequest): Promise<SearchHit[]> {
     const index = this.require();
     return index.search.search(request, this.rankers(index));
+  }
+
+  /** A page of a search's hits and how many notes it found. */
+  searchPage(request: SearchRequest): Promise<SearchPage> {
+    const index = this.require();
+    return index.search.page(request, this.rankers(index));
   }
 
   /**

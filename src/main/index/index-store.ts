@@ -47,6 +47,7 @@ export class IndexStore {
       insertBlock: db.prepare('INSERT INTO blocks (note_id, block_id, line) VALUES (?, ?, ?)'),
       insertTag: db.prepare('INSERT INTO tags (note_id, tag, tag_key) VALUES (?, ?, ?)'),
       insertAlias: db.prepare('INSERT INTO aliases (note_id, alias) VALUES (?, ?)'),
+      insertName: db.prepare('INSERT INTO note_names (note_id, name) VALUES (?, ?)'),
       // Positional: binding 17 named parameters from an object cost a third of a link's write time.
       insertLink: db.prepare(
         `INSERT INTO links (note_id, kind, embed, line, col, raw, target, subpath, display, link_key, context,
@@ -54,7 +55,7 @@ export class IndexStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertFts: db.prepare(
-        'INSERT INTO notes_fts (rowid, title, aliases, headings, body) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO notes_fts (rowid, title, aliases, headings, body, title_stems, stems) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       insertWarning: db.prepare('INSERT INTO warnings (path, message, kind) VALUES (?, ?, ?)'),
       deleteFileWarning: db.prepare("DELETE FROM warnings WHERE path = ? AND kind = 'file'"),
@@ -159,7 +160,8 @@ export class IndexStore {
       const resolution = resolve(link);
       if (!defer?.(pending, resolution)) this.insertLink(pending, resolution);
     });
-    s.insertFts.run(id, ...(note.searchColumns ?? searchColumns(facts)));
+    s.insertFts.run(id, ...(note.searchColumns ?? searchColumns(facts, note.path)), ...note.stems);
+    for (const name of note.names) s.insertName.run(id, name);
     for (const message of facts.warnings) s.insertWarning.run(note.path, message, 'note');
   }
 

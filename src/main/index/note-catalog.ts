@@ -15,6 +15,11 @@ export interface NoteHash {
 export class NoteCatalog {
   constructor(private readonly db: SqliteDatabase) {}
 
+  /** Whether the index holds any note (an empty one is filled by a first, full pass). */
+  hasNotes(): boolean {
+    return this.db.prepare('SELECT 1 FROM notes LIMIT 1').get() !== undefined;
+  }
+
   /** The note at `path`, or null when the index has no such note. */
   note(path: string): NoteInfo | null {
     const row = this.db

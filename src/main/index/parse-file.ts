@@ -6,7 +6,8 @@ import { looksBinary } from '../vault/binary-sniff';
 import { openConfinedSync, RefusedPath, type Refusal } from '../vault/confined-file';
 import { skipReasons } from '../vault/vault-files';
 import { fastExtractNote } from './fast-extract';
-import { separatedSearchColumns } from './search-columns';
+import { nameKeys } from './exact-title';
+import { noteStems, separatedSearchColumns } from './search-columns';
 import { unreadHash, type ParsedNote, type ParseOutcome, type ParseTask } from './parsed-note';
 
 /** Bodies beyond this are indexed as metadata plus their first part, with a warning. */
@@ -66,8 +67,13 @@ export function parseNoteFile(realRoot: string, path: string): ParseOutcome {
   const facts = fastExtractNote(source, fileName);
   facts.warnings = [...warnings, ...facts.warnings];
   const contexts = linkContexts(source, linkOccurrences(facts));
-  const searchColumns = separatedSearchColumns(facts);
-  return { ok: true, note: { path, size, mtimeMs, hash, facts, linkContexts: contexts, searchColumns } };
+  const searchColumns = separatedSearchColumns(facts, path);
+  const stems = noteStems(facts, path);
+  const names = nameKeys(facts, path);
+  return {
+    ok: true,
+    note: { path, size, mtimeMs, hash, facts, linkContexts: contexts, searchColumns, stems, names },
+  };
 }
 
 function decode(bytes: Buffer, truncated: boolean, warnings: string[]): string {
@@ -130,7 +136,7 @@ function unreadableNote(realRoot: string, path: string): ParsedNote | null {
   if (!info?.isFile()) return null;
   const facts = fastExtractNote('', basename(path));
   facts.warnings = ['Cannot be read: permission denied.'];
-  const searchColumns = separatedSearchColumns(facts);
+  const searchColumns = separatedSearchColumns(facts, path);
   return {
     path,
     size: info.size,
@@ -139,5 +145,7 @@ function unreadableNote(realRoot: string, path: string): ParsedNote | null {
     facts,
     linkContexts: [],
     searchColumns,
+    stems: ['', ''],
+    names: nameKeys(facts, path),
   };
 }

@@ -1,5 +1,6 @@
 import type { NoteFacts } from '../../shared/markdown/note-facts';
 import type { SearchColumns } from './search-columns';
+import type { StemColumns } from './search-stems';
 
 /** The hash of a note that could not be read (permission denied): no file's SHA-1 is empty. */
 export const unreadHash = '';
@@ -19,6 +20,10 @@ export interface ParsedNote {
    * worker; null when the facts' text is indexed as it is.
    */
   searchColumns: SearchColumns | null;
+  /** The stems of its words in its language, for the stem columns (see search-stems). */
+  stems: StemColumns;
+  /** The names search finds it first by (see exact-title). */
+  names: string[];
 }
 
 /**

@@ -2,7 +2,7 @@ import type { SqliteDatabase } from '../storage/database';
 
 /**
  * Makes tables in the connection's temp schema (nothing is written to the index file; `TOKENIZER` in
- * `sql` stands for the search index's own, so that text is cut, folded and stemmed as the index does)
+ * `sql` stands for the search index's own, so that text is cut and folded as the index does)
  * and returns what `prepare` makes of them; null while the connection is in a transaction, which an
  * index pass could roll back, and the tables' making with it.
  */

@@ -1,5 +1,5 @@
 import { foldForSearch } from '../../shared/search/search-folding';
-import { isArabicWord, procliticForms } from './arabic-proclitics';
+import { isArabicWord } from './arabic-proclitics';
 import { isStopWord } from './stop-words';
 import { hasUnspacedLetters, wordTokens } from './word-segments';
 
@@ -22,12 +22,17 @@ export interface QueryWord {
  * Letters with their marks (without `\p{M}`, Thai `ลิงก์` was searched as `ล` and `งก`), digits and `_`;
  * FTS syntax characters (`"`, `*`, `-`, `:`) are not words.
  */
-const wordPattern = /[\p{L}\p{M}\p{N}_]+/gu;
+export const queryWordPattern = /[\p{L}\p{M}\p{N}_]+/gu;
 /**
  * A word needs a letter or a digit: FTS5 reads `_` as a separator and folds away a lone accent, and the
  * empty prefix that leaves matched every word of every note.
  */
 const letterOrDigit = /[\p{L}\p{N}]/u;
+
+/** Whether a run of the query's word characters is a word (see letterOrDigit). */
+export function isWordText(text: string): boolean {
+  return letterOrDigit.test(text);
+}
 
 /**
  * The different words of a query that are searched for, and whether any were left out: at most
@@ -38,10 +43,10 @@ export function searchedWords(query: string): { words: QueryWord[]; shortened: b
   const seen = new Set<string>();
   let count = 0;
   // matchAll is lazy: the rest of a long query is never scanned.
-  for (const match of query.matchAll(wordPattern)) {
+  for (const match of query.matchAll(queryWordPattern)) {
     const text = match[0];
     if (match.index + text.length > maxQueryChars) return { words, shortened: true };
-    if (!letterOrDigit.test(text)) continue;
+    if (!isWordText(text)) continue;
     const key = foldForSearch(text);
     if (seen.has(key)) continue;
     seen.add(key);
@@ -65,42 +70,14 @@ export function queryWords(query: string): QueryWord[] {
 }
 
 /**
- * An FTS5 expression for some tokens in a row, the last one as a prefix when `prefix`; an Arabic word
- * with each of its proclitic forms (see arabic-proclitics).
- */
-function tokensExpression(tokens: readonly string[], prefix: boolean): string {
-  const star = prefix ? '*' : '';
-  if (tokens.length === 1 && isArabicWord(tokens[0]!)) {
-    return `(${procliticForms(tokens[0]!)
-      .map((form) => `"${form}"${star}`)
-      .join(' OR ')})`;
-  }
-  return `"${tokens.join(' ')}"${star}`;
-}
-
-/** An FTS5 query in which every word must occur, each as a prefix, quoted so it is searched for as typed. */
-export function allWordsExpression(words: readonly QueryWord[]): string {
-  return words.map((word) => tokensExpression(word.tokens, true)).join(' AND ');
-}
-
-/**
  * Whether FTS5 is slow to match a word as a prefix: a stop word or a word of one or two letters expands
  * to hundreds or thousands of the index's terms, whose doclists are merged for every query ("a"* took
- * 25 ms on a 10k-note vault of prose, "the"* 3 ms, "habit"* 0.2 ms).
+ * 25 ms on a 10k-note vault of prose, "the"* 3 ms, "habit"* 0.2 ms). Such a word is matched whole once
+ * it is typed; only the word being typed is matched as a prefix.
  */
-function slowAsPrefix(word: QueryWord): boolean {
+export function slowAsPrefix(word: QueryWord): boolean {
   const [token, ...more] = word.tokens;
   return more.length === 0 && token !== undefined && (isStopWord(token) || [...token].length <= 2);
-}
-
-/**
- * The all-words expression without the words that are slow to match (see slowAsPrefix), or null when
- * there is none of them or nothing else. A note holding every word matches it: when no note does, the
- * whole expression finds nothing either and need not run (questions' "what is a …").
- */
-export function quickWordsExpression(words: readonly QueryWord[]): string | null {
-  const quick = words.filter((word) => !slowAsPrefix(word));
-  return quick.length === 0 || quick.length === words.length ? null : allWordsExpression(quick);
 }
 
 /** A term of the some-words ranking: a word (or words in a row) matched whole (stemmed) or as a prefix. */
@@ -148,14 +125,4 @@ export function someWordsTerms(words: readonly QueryWord[]): SomeWordsTerm[] {
 /** Whether the some-words terms could find a note the all-words expression did not: not one same word. */
 export function someWordsDiffer(words: readonly QueryWord[], terms: readonly SomeWordsTerm[]): boolean {
   return terms.length > 1 || (terms.length === 1 && words.length > 1);
-}
-
-/** An FTS5 query matching notes that hold any of the terms. */
-export function someWordsExpression(terms: readonly SomeWordsTerm[]): string {
-  return terms.map(termExpression).join(' OR ');
-}
-
-/** The expression that matches one term, to learn which candidates hold it. */
-export function termExpression({ tokens, prefix }: SomeWordsTerm): string {
-  return tokensExpression(tokens, prefix);
 }

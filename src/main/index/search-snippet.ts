@@ -98,15 +98,21 @@ export function highlightedColumn(
 
 /**
  * A long column's matches, found in one pass: words (runs of letters, digits and marks) that start with
- * a query word once Latin accents and case are folded. Unlike FTS5 it does not stem, so a word that
- * matched only through its stem is not marked. Stops after `maxHits`: the snippet is one of the first
- * matches.
+ * a query word once Latin accents and case are folded, or, with `sameStem`, share its stem. Stops after
+ * `maxHits`: the snippet is one of the first matches.
  */
-export function matchedColumn(text: string, terms: readonly string[], maxHits = 1000): SnippetColumn {
+export function matchedColumn(
+  text: string,
+  terms: readonly string[],
+  maxHits = 1000,
+  sameStem: ((word: string, term: string) => boolean) | null = null,
+): SnippetColumn {
   const hits: Hit[] = [];
   for (const match of text.matchAll(wordPattern)) {
     const folded = foldForSearch(match[0]);
-    const term = terms.findIndex((candidate) => startsWithTerm(folded, candidate));
+    const term = terms.findIndex(
+      (candidate) => startsWithTerm(folded, candidate) || sameStem?.(folded, candidate) === true,
+    );
     if (term < 0) continue;
     hits.push({ start: match.index, end: match.index + match[0].length, term });
     if (hits.length >= maxHits) break;

@@ -21,23 +21,30 @@ export type SnippetRow = { id: number } & {
  * The SQL giving the snippet rows of the notes in `table` (an FTS5 table with the search index's columns)
  * that match an expression (first parameter), of those with the ids in a JSON array (second).
  */
-export function snippetRowsSql(table: string): string {
-  // Each column as highlight() marks it, or, when longer than `longColumn`, as it is (see search-snippet).
+export function snippetRowsSql(table: string, { marked = true }: { marked?: boolean } = {}): string {
+  // Each column as highlight() marks it, or, when longer than `longColumn` (or not `marked`: the matches
+  // are found by stems, which highlight() cannot see), as it is (see search-snippet).
   const column = (index: number, name: string) =>
-    `CASE WHEN length(${name}) <= ${longColumn} THEN highlight(${table}, ${index}, '${highlightStart}', '${highlightEnd}') END AS ${name}_marked,
-       CASE WHEN length(${name}) > ${longColumn} THEN ${name} END AS ${name}_text`;
+    marked
+      ? `CASE WHEN length(${name}) <= ${longColumn} THEN highlight(${table}, ${index}, '${highlightStart}', '${highlightEnd}') END AS ${name}_marked,
+       CASE WHEN length(${name}) > ${longColumn} THEN ${name} END AS ${name}_text`
+      : `NULL AS ${name}_marked, ${name} AS ${name}_text`;
   // `+rowid`: filter the matches rather than look each id up (which re-reads the prefix's terms).
   return `SELECT rowid AS id, ${snippetColumns.map((name) => column(columnIndex[name], name)).join(', ')}
        FROM ${table} WHERE ${table} MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`;
 }
 
 /** A hit's snippet from its row: the best passage of its best column, `terms` marked. */
-export function snippetOf(row: SnippetRow, terms: string[]): string {
+export function snippetOf(
+  row: SnippetRow,
+  terms: string[],
+  sameStem: ((word: string, term: string) => boolean) | null = null,
+): string {
   const columns = snippetColumns.map((name) => {
     const marked = row[`${name}_marked`];
     return marked !== null
       ? highlightedColumn(marked, terms, marks)
-      : matchedColumn(row[`${name}_text`] ?? '', terms);
+      : matchedColumn(row[`${name}_text`] ?? '', terms, undefined, sameStem);
   });
   return searchSnippet(columns, terms, marks);
 }

@@ -5,7 +5,7 @@ import { scratchTables } from './scratch-tables';
 export interface TermCounts {
   /** How many notes the index holds. */
   readonly notes: number;
-  /** The index term of each word (its stem, folded), or null for a word the index cuts into several. */
+  /** The index term of each word (folded), or null for a word the index cuts into several. */
   termsOf(words: readonly string[]): (string | null)[];
   /** How many notes hold each term. */
   notesHolding(terms: readonly string[]): Map<string, number>;
@@ -14,8 +14,7 @@ export interface TermCounts {
 /**
  * The terms and document frequencies of the search index, read through fts5vocab tables on this
  * connection (in its temp schema: nothing is added to the index file). A word's term comes from a
- * scratch FTS5 table with the index's tokenizer, so that it is stemmed and folded exactly as the index
- * does. FTS5 keeps no counts: a term's count walks its doclist (0.03 ms for a rare term, 0.3 ms for one in
+ * scratch FTS5 table with the index's tokenizer, so that it is cut and folded exactly as the index does. FTS5 keeps no counts: a term's count walks its doclist (0.03 ms for a rare term, 0.3 ms for one in
  * all of 10k notes), so counts are kept until the index changes.
  */
 export class TermStatistics implements TermCounts {

@@ -1,4 +1,4 @@
-import type { IndexProgress, IndexReport } from '../../shared/index-domain';
+import type { IndexProgress, IndexReport, SearchPartial } from '../../shared/index-domain';
 import { AppError } from '../app-error';
 import type { AppEvents } from '../app-events';
 import { indexFileFor } from '../storage/index-database';
@@ -45,6 +45,8 @@ export class VaultIndex extends IndexReads {
   private readonly renames = new RenameDetector();
   /** Notices about the open vault's index (see VaultHealth.notices). */
   private notices: string[] = [];
+  /** Set while a pass fills an empty index: until it ends, searches see only the notes read so far. */
+  private filling = false;
   /** Moves on every close: work queued for a vault closed since then finds out. */
   private generation = 0;
 
@@ -122,6 +124,15 @@ export class VaultIndex extends IndexReads {
     return { progress: this.progress, report: this.lastReport };
   }
 
+  /** Whether searches may be missing notes: a first index is running, or was cancelled (see SearchPartial). */
+  searchPartial(): SearchPartial | null {
+    const { state, done, total } = this.progress;
+    if (state === 'cancelled' || (state === 'indexing' && this.filling)) {
+      return { read: done, total, cancelled: state === 'cancelled' };
+    }
+    return null;
+  }
+
   /** Whether this process writes the open vault's index (rather than reading another process's). */
   writes(): boolean {
     return this.current?.lock != null;
@@ -195,9 +206,12 @@ export class VaultIndex extends IndexReads {
 
   private async refresh(index: OpenIndex, files: VaultFiles) {
     const started = performance.now();
+    this.filling = !index.catalog.hasNotes();
     const { parsed, changedPaths } = await this.published(index, () =>
       refreshIndex(index, files, this.passOptions(index)),
-    );
+    ).finally(() => {
+      this.filling = false;
+    });
     const report = reportOf(index, Math.round(performance.now() - started), parsed);
     if (this.current === index) {
       this.lastReport = report;

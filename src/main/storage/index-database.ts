@@ -147,6 +147,24 @@ const migrations: readonly Migration[] = [
   // Nothing changes in the tables, but an alias no longer resolves a link in a note (as in Obsidian): an
   // index that resolved links through aliases is rebuilt.
   () => undefined,
+  // Words as written, not porter stems: a whole word is told from a prefix and from a stem, and English
+  // endings are no longer cut from words of other languages. Stems, each in the note's own language,
+  // are columns of their own, the title's apart (see index/search-stems).
+  (db) =>
+    db.exec(`
+      DROP TABLE notes_fts;
+      CREATE VIRTUAL TABLE notes_fts USING fts5(
+        title, aliases, headings, body, title_stems, stems,
+        tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'"
+      );
+      -- The names a note is found first by: its title, file name and aliases, as search folds and cuts them.
+      CREATE TABLE note_names (
+        note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+        name TEXT NOT NULL
+      );
+      CREATE INDEX note_names_note ON note_names(note_id);
+      CREATE INDEX note_names_name ON note_names(name);
+    `),
 ];
 
 /**
@@ -163,6 +181,8 @@ const lookupIndexes: readonly string[] = [
   'tags_note ON tags(note_id)',
   'tags_key ON tags(tag_key)',
   'aliases_note ON aliases(note_id)',
+  'note_names_note ON note_names(note_id)',
+  'note_names_name ON note_names(name)',
   // The few links that are not simply resolved: the health view's lists and the status bar's counts read
   // these instead of scanning every link (47 ms a count on a 10k-note vault, 1.5 ms with it).
   "links_issue ON links(status) WHERE status != 'resolved'",

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  allWordsExpression,
+  someWordsExpression,
+  wordExpression,
+  type MatchLevel,
+} from '../../../src/main/index/search-expressions';
+import {
   maxQueryWords,
-  quickWordsExpression,
   searchedWords,
   someWordsDiffer,
-  someWordsExpression,
   someWordsTerms,
 } from '../../../src/main/index/search-query';
 import { separateWords, wordSeparator } from '../../../src/main/index/word-segments';
@@ -45,26 +47,31 @@ describe('the words of a query', () => {
     expect(words.flatMap((word) => word.tokens)).toHaveLength(maxQueryWords);
     expect(sentence.startsWith(words[0]!.text)).toBe(true);
   });
-
-  it('matches every word as typed, a run of words as a phrase, the last word of each as a prefix', () => {
-    expect(allWordsExpression(searchedWords('slip 中文搜索').words)).toBe('"slip"* AND "中文 搜索"*');
-  });
 });
 
-describe('the quick words of a query', () => {
-  const quick = (query: string) => quickWordsExpression(searchedWords(query).words);
+describe('a query word at each level of matching', () => {
+  const at = (query: string, level: MatchLevel) =>
+    searchedWords(query).words.map((word) => wordExpression(word, level));
 
-  it('leave out stop words and words of one or two letters, which FTS5 is slow to match as prefixes', () => {
-    expect(quick('what is a good habit for reading papers?')).toBe(
-      '"good"* AND "habit"* AND "reading"* AND "papers"*',
-    );
-    expect(quick('go to 中文搜索引擎')).toBe('"中文 搜索 引擎"*');
+  it('is a whole word, then a prefix, a run of words as a phrase', () => {
+    expect(at('slip 中文搜索', 'whole')).toEqual(['"slip"', '"中文 搜索"']);
+    expect(at('slip 中文搜索', 'prefix')).toEqual(['"slip"*', '"中文 搜索"*']);
   });
 
-  it('are none when no word is slow, or every one is', () => {
-    expect(quick('slip box method')).toBeNull();
-    expect(quick('what is the')).toBeNull();
-    expect(quick('中文搜索')).toBeNull();
+  it('is whole once typed, when as a prefix it would expand to thousands of words: stop words, one or two letters', () => {
+    expect(at('what is a good habit', 'prefix')).toEqual(['"what"', '"is"', '"a"', '"good"*', '"habit"*']);
+    // Still being typed, it is a prefix.
+    expect(at('good a', 'prefix')[1]).toBe('"a"*');
+  });
+
+  it('at the stem level also matches its English stem in the stem columns', () => {
+    expect(at('notes', 'stem')).toEqual(['("notes"* OR {title_stems stems} : ("\uE000note"))']);
+  });
+
+  it('has no stem when it is not an English word, a stop word, or its stem would be shorter than three letters', () => {
+    for (const query of ['中文', 'the', 'ok', 'заметки']) {
+      expect(at(query, 'stem')).toEqual(at(query, 'prefix'));
+    }
   });
 });
 
@@ -86,10 +93,11 @@ describe('the terms of the some-words ranking', () => {
     expect(tokensOf('怎么把笔记导出成PDF')).toEqual(['怎么', '笔记', '导出', 'PDF']);
   });
 
-  it('matches whole words, but the word being typed and the words of unspaced scripts as prefixes', () => {
-    expect(someWordsExpression(terms('how do I export my fi'))).toBe('"export" OR "fi"*');
-    expect(someWordsExpression(terms('how do I export my notes?'))).toBe('"export" OR "notes"');
-    expect(someWordsExpression(terms('如何导出笔记 pdf?'))).toBe('"如何"* OR "导出"* OR "笔记"* OR "pdf"');
+  it('matches whole words (or by their stem), but the word being typed and the words of unspaced scripts as prefixes', () => {
+    expect(someWordsExpression(terms('how do I export my fi'))).toBe(
+      '("export" OR {title_stems stems} : ("\uE000export")) OR "fi"*',
+    );
+    expect(someWordsExpression(terms('如何导出笔记'))).toBe('"如何"* OR "导出"* OR "笔记"*');
   });
 
   it('runs only when its terms could find a note the all-words ranking did not', () => {
@@ -104,11 +112,11 @@ describe('the terms of the some-words ranking', () => {
 
 describe('Arabic words', () => {
   it('are looked for with their proclitics: conjunction, preposition and article written onto them', () => {
-    const expression = allWordsExpression(searchedWords('ماء').words);
+    const expression = wordExpression(searchedWords('ماء').words[0]!, 'prefix');
     for (const form of ['"ماء"*', '"الماء"*', '"بالماء"*', '"وماء"*', '"للماء"*'])
       expect(expression).toContain(form);
     // A word typed with its article is looked for without it too.
-    expect(allWordsExpression(searchedWords('الماء').words)).toBe(expression);
+    expect(wordExpression(searchedWords('الماء').words[0]!, 'prefix')).toBe(expression);
   });
 });
 

@@ -5,6 +5,7 @@ import { useNoteStore } from '../notes/note-store';
 import { useVaultStore } from '../vault/vault-store';
 import { searchActive, useSearchStore } from './search-store';
 import { snippetParts } from './snippet-parts';
+import { PartialNotice, SearchFooter } from './SearchSummary';
 import './search.css';
 
 const folderOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
@@ -101,7 +102,7 @@ function groupsOf(hits: SearchHit[]) {
 
 /** Results replace the tree while a search is active. */
 export function SearchResults() {
-  const { hits, selected, pending, error, select } = useSearchStore();
+  const { hits, selected, pending, error, partial, select } = useSearchStore();
   const active = useSearchStore(searchActive);
   const open = useNoteStore((state) => state.open);
   const openPath = useNoteStore((state) => state.path);
@@ -118,58 +119,68 @@ export function SearchResults() {
 
   if (!active) return null;
   if (error) return <p className="error pad">{error}</p>;
+  const notice = partial && !pending ? <PartialNotice partial={partial} /> : null;
   if (hits.length === 0)
-    return <p className="muted pad">{pending ? 'Searching…' : 'No note matches every word.'}</p>;
+    return (
+      <>
+        {notice}
+        <p className="muted pad">{pending ? 'Searching…' : 'No note matches every word.'}</p>
+      </>
+    );
   return (
-    <div className="search-results" role="listbox" aria-label="Search results" ref={list}>
-      {groupsOf(hits).map((group) => {
-        const { label, heading } = groupNames[group.ranker];
-        const start = group.hits[0]!.index;
-        return (
-          <ul
-            key={start}
-            role="group"
-            data-testid={`search-group-${group.ranker}`}
-            {...(heading ? { 'aria-labelledby': `search-group-${start}` } : { 'aria-label': label })}
-          >
-            {heading && (
-              <li role="presentation" id={`search-group-${start}`} className="search-group">
-                {label}
-              </li>
-            )}
-            {group.hits.map(({ hit, index }) => (
-              <li key={hit.path} role="option" aria-selected={index === selected}>
-                <button
-                  type="button"
-                  data-testid="search-result"
-                  className={`search-result${index === selected ? ' active' : ''}${hit.path === openPath ? ' open' : ''}`}
-                  onMouseEnter={() => select(index)}
-                  onClick={() => void open(hit.path)}
-                >
-                  <span className="search-heading">
-                    <span className="search-title">{hit.title}</span>
-                    {hit.ranker === 'semantic' && (
-                      <span
-                        className="search-semantic"
-                        data-testid="semantic-hit"
-                        title="Found by meaning: the note does not contain these words"
-                      >
-                        semantic
-                      </span>
-                    )}
-                  </span>
-                  {folderOf(hit.path) && <span className="search-folder">{folderOf(hit.path)}</span>}
-                  <span className="search-snippet">
-                    {snippetParts(hit.snippet).map((part, key) =>
-                      part.match ? <mark key={key}>{part.text}</mark> : <span key={key}>{part.text}</span>,
-                    )}
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        );
-      })}
+    <div className="search-results" ref={list}>
+      {notice}
+      <div role="listbox" aria-label="Search results">
+        {groupsOf(hits).map((group) => {
+          const { label, heading } = groupNames[group.ranker];
+          const start = group.hits[0]!.index;
+          return (
+            <ul
+              key={start}
+              role="group"
+              data-testid={`search-group-${group.ranker}`}
+              {...(heading ? { 'aria-labelledby': `search-group-${start}` } : { 'aria-label': label })}
+            >
+              {heading && (
+                <li role="presentation" id={`search-group-${start}`} className="search-group">
+                  {label}
+                </li>
+              )}
+              {group.hits.map(({ hit, index }) => (
+                <li key={hit.path} role="option" aria-selected={index === selected}>
+                  <button
+                    type="button"
+                    data-testid="search-result"
+                    className={`search-result${index === selected ? ' active' : ''}${hit.path === openPath ? ' open' : ''}`}
+                    onMouseEnter={() => select(index)}
+                    onClick={() => void open(hit.path)}
+                  >
+                    <span className="search-heading">
+                      <span className="search-title">{hit.title}</span>
+                      {hit.ranker === 'semantic' && (
+                        <span
+                          className="search-semantic"
+                          data-testid="semantic-hit"
+                          title="Found by meaning: the note does not contain these words"
+                        >
+                          semantic
+                        </span>
+                      )}
+                    </span>
+                    {folderOf(hit.path) && <span className="search-folder">{folderOf(hit.path)}</span>}
+                    <span className="search-snippet">
+                      {snippetParts(hit.snippet).map((part, key) =>
+                        part.match ? <mark key={key}>{part.text}</mark> : <span key={key}>{part.text}</span>,
+                      )}
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          );
+        })}
+      </div>
+      <SearchFooter />
     </div>
   );
 }
