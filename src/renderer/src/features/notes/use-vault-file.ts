@@ -26,9 +26,15 @@ function decode(base64: string): Uint8Array {
 }
 
 /**
+ * How long a URL outlives its component: a player or viewer torn down mid-load still reads it, and
+ * revoked at once it would fail (and say so in the console).
+ */
+const revokeAfterMs = 10_000;
+
+/**
  * Reads a file of the vault through the contract (`attachments:read`, which the host confines to the
  * vault and types by extension): no file URL and no network address ever reaches the page. The URL is
- * revoked when the path changes or the component goes.
+ * revoked a little after the path changes or the component goes.
  */
 export function useVaultFile(path: string): { file?: VaultFile; error?: string } {
   const [read, setRead] = useState<Read | null>(null);
@@ -47,7 +53,10 @@ export function useVaultFile(path: string): { file?: VaultFile; error?: string }
     );
     return () => {
       cancelled = true;
-      if (url) URL.revokeObjectURL(url);
+      if (url) {
+        const gone = url;
+        setTimeout(() => URL.revokeObjectURL(gone), revokeAfterMs);
+      }
     };
   }, [path]);
 
