@@ -72,15 +72,16 @@ test('a priced model: Context used gives the answer’s tokens and cost, the hea
   await readmeScreenshot(page, 'cost');
   await page.getByRole('button', { name: 'Close settings' }).click();
 
-  // 2,000 uncached at $5, 8,000 cached at $0.50, 1,000 out at $20: $0.034.
+  // 400 uncached at $5, 1,400 cached at $0.50, 200 out at $20: $0.0067.
   model.script([
-    { text: 'Yes.', usage: { promptTokens: 10_000, completionTokens: 1_000, cachedTokens: 8_000 } },
+    { text: 'Yes.', usage: { promptTokens: 1_800, completionTokens: 200, cachedTokens: 1_400 } },
   ]);
   await askAndWait(app, 'And tags?');
   const second = app.chat.getByTestId('assistant-message').last();
   await second.getByTestId('context-used-button').click();
-  await expect(second.getByTestId('context-used-cost')).toContainText('$0.0340 at your price');
-  await expect(app.chat.getByTestId('chat-cost')).toContainText('$0.0408');
+  await expect(second.getByTestId('context-used-cost')).toContainText('$0.0067 at your price');
+  await expect(app.chat.getByTestId('chat-cost')).toContainText('$0.0135');
+  await readmeScreenshot(page, 'cost-answer');
   await page.keyboard.press('Escape');
   // The first answer keeps the price it was written at.
   await first.getByTestId('context-used-button').click();
