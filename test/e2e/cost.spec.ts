@@ -63,12 +63,12 @@ test('a priced model: Context used gives the answer’s tokens and cost, the hea
     .getByRole('textbox', { name: 'scripted-model: cached input price per million tokens' })
     .fill('0.5');
   await row.getByRole('textbox', { name: 'scripted-model: output price per million tokens' }).fill('abc');
-  await row.getByRole('button', { name: 'Save' }).click();
+  await row.getByRole('button', { name: 'Save price' }).click();
   await expect(row.getByRole('alert')).toHaveText('The output price must be a number.');
   await row.getByRole('textbox', { name: 'scripted-model: output price per million tokens' }).fill('20');
-  await row.getByRole('button', { name: 'Save' }).click();
+  await row.getByRole('button', { name: 'Save price' }).click();
   await expect(row.getByTestId('price-source')).toHaveText('your price');
-  await expect(row.getByRole('button', { name: 'Reset' })).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Reset price' })).toBeVisible();
   await readmeScreenshot(page, 'cost');
   await page.getByRole('button', { name: 'Close settings' }).click();
 

@@ -84,11 +84,11 @@ function PriceRowView({ row, onTable }: { row: PriceRow; onTable: (table: PriceT
       </td>
       <td className="price-actions">
         <button type="button" disabled={!changed} onClick={() => void save()}>
-          Save
+          Save price
         </button>
         {row.edited && (
           <button type="button" onClick={() => void kasten.prices.reset({ model: row.model }).then(onTable)}>
-            Reset
+            Reset price
           </button>
         )}
       </td>
