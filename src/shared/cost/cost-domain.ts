@@ -13,7 +13,12 @@ export type PriceSource = 'user' | 'server' | 'list';
 
 /** What Kasten knows of what a model's calls cost. */
 export type PriceQuote =
-  | { kind: 'priced'; price: TokenPrice; source: PriceSource; /** A page that lists it. */ reference: string | null }
+  | {
+      kind: 'priced';
+      price: TokenPrice;
+      source: PriceSource;
+      /** A page that lists it. */ reference: string | null;
+    }
   /** A server on this machine or this network: it charges nothing per call. */
   | { kind: 'local' }
   /** A hosted server whose price for the model Kasten does not know. */

@@ -20,11 +20,7 @@ export function callCost(usage: TokenUsage, price: TokenPrice): number | null {
 }
 
 /** The answer's cost with one more call added: its usage priced at the quote the answer started with. */
-export function addCallCost(
-  cost: AnswerCost | undefined,
-  quote: PriceQuote,
-  usage: TokenUsage,
-): AnswerCost {
+export function addCallCost(cost: AnswerCost | undefined, quote: PriceQuote, usage: TokenUsage): AnswerCost {
   const before = cost ?? { quote, usd: quote.kind === 'priced' ? 0 : null, unreported: 0 };
   if (quote.kind !== 'priced') return before;
   const dollars = callCost(usage, quote.price);
