@@ -18,6 +18,8 @@ import type { ItemServices } from './composition/item-services';
 import type { ModelServices } from './composition/model-services';
 import type { VaultServices } from './composition/vault-services';
 import { itemHandlers } from './items/item-handlers';
+import type { PriceBook } from './llm/price-book';
+import { priceHandlers } from './llm/price-handlers';
 
 /** The services behind the core channels (the embeddings', writes' and items' have handlers of their own). */
 export interface CoreServices {
@@ -31,6 +33,8 @@ export interface CoreServices {
   exporter: ChatExporter;
   drafts: ChatDrafts;
   models: ModelService;
+  /** What the models cost: the summary estimate prices a run with it. */
+  prices: PriceBook;
   summaries: SummaryQueue;
 }
 
@@ -47,11 +51,13 @@ type CoreChannels = Exclude<
   | 'tools:list'
   | 'attachments:prepare'
   | `mcp:${string}`
+  | `prices:${string}`
 >;
 
 /** The handlers of the core channels: parse is done by the host; each is one service call. */
 export function coreHandlers(services: CoreServices): Pick<Handlers, CoreChannels> {
-  const { info, vault, recent, index, chat, context, events, exporter, drafts, models, summaries } = services;
+  const { info, vault, recent, index, chat, context, events, exporter, drafts, models, prices, summaries } =
+    services;
   return {
     'app:info': async () => info,
     'vault:open': async (input) => vault.open(input?.path),
@@ -144,6 +150,7 @@ export function coreHandlers(services: CoreServices): Pick<Handlers, CoreChannel
         tokens: (text) => context.tokensOf(text),
         settings: models.setup().settings,
         model,
+        price: await prices.quote(model),
       });
     },
     'summaries:run': async (input) =>
@@ -186,9 +193,11 @@ export function appHandlers(info: AppInfo, services: AppServices): Handlers {
       exporter: conversations.exporter,
       drafts: conversations.drafts,
       models: llm.models,
+      prices: llm.prices,
       summaries: llm.summaries,
     }),
     ...embeddings.handlers,
+    ...priceHandlers(llm.prices),
     ...writeHandlers(conversations.writes, conversations.undo, events),
     ...itemHandlers({
       service: items.service,

@@ -1,5 +1,7 @@
 import type { AttachmentInfo } from './context-items-domain';
 import type { ContextStrategy, RequestContext, SessionCompaction } from './context-domain';
+import type { AnswerCost, UsageTotal } from './cost/cost-domain';
+
 /**
  * Which kind of server answers: Ollama through its native API (Kasten sets the window on each request),
  * any OpenAI-compatible one (LM Studio, llama.cpp, vLLM, OpenAI, OpenRouter, Ollama's `/v1`…) or Anthropic.
@@ -182,8 +184,15 @@ export interface ChatReference {
 }
 
 export interface TokenUsage {
+  /** Prompt tokens, those read from or written to the server's cache included. */
   inputTokens: number | null;
   outputTokens: number | null;
+  /** Of the prompt, tokens read from the server's cache (billed at the cached price). */
+  cachedInputTokens?: number | null;
+  /** Of the prompt, tokens written to the server's cache (Anthropic bills them above input). */
+  cacheWriteTokens?: number | null;
+  /** For an answer: what its calls cost, at the price in force when it was written. */
+  cost?: AnswerCost;
 }
 
 export interface ChatMessage {
@@ -214,6 +223,11 @@ export interface SessionSummary {
   createdAt: string;
   updatedAt: string;
   messageCount: number;
+}
+
+/** A session as `sessions:list` gives it: with its answers' tokens and cost added up. */
+export interface SessionListing extends SessionSummary {
+  usage: UsageTotal;
 }
 
 /** A note the session has numbered for citations; the number never changes within the session. */

@@ -5,6 +5,7 @@ import type {
   ChatMessage,
   ChatSession,
   ContextWindow,
+  SessionListing,
   SessionSummary,
   UndoOutcome,
   WriteSettings,
@@ -50,6 +51,7 @@ import type { HealthLinkPage, HealthSummary } from './health-domain';
 import { event, request, sessionId } from './contract-definitions';
 import type { MessageDelta } from './chat/message-delta';
 import { contextRequests } from './context-contract';
+import { costRequests } from './cost-contract';
 import { modelSettings } from './model-settings-schema';
 import { itemEvents, itemRequests, sendItems } from './items-contract';
 import { agentPromptPlacements } from './context-items-domain';
@@ -241,7 +243,7 @@ export const requests = {
     z.object({ sessionId }).strict(),
   ),
   /** The open vault's chat sessions, most recent first; `query` searches titles and messages. */
-  'sessions:list': request<SessionSummary[]>()(
+  'sessions:list': request<SessionListing[]>()(
     z
       .object({ query: z.string().max(1000).optional() })
       .strict()
@@ -326,6 +328,7 @@ export const requests = {
   /** Saves the embedding model's settings; another model's vectors are dropped and rebuilt. */
   'embeddings:configure': request<EmbeddingStatus>()(embeddingSettingsSchema),
   ...itemRequests,
+  ...costRequests,
 } as const;
 
 /** Every event the main process pushes. */

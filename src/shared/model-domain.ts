@@ -1,3 +1,4 @@
+import type { PriceSource } from './cost/cost-domain';
 import type { ContextWindow, ModelSettings } from './chat-domain';
 
 /** A model a provider offers, with its context window when the listing gives one. */
@@ -83,8 +84,15 @@ export interface SummaryEstimate {
   /** Tokens written: an allowance of `replyTokens` for each one-to-two sentence summary. */
   outputTokens: number;
   replyTokens: number;
-  /** US dollars at the model's list price; null when Kasten knows no price for it (or it is not hosted). */
-  cost: { usd: number; inputPerMillion: number; outputPerMillion: number; source: string } | null;
+  /** US dollars at the model's price; null when Kasten knows no price for it (or it is not hosted). */
+  cost: {
+    usd: number;
+    inputPerMillion: number;
+    outputPerMillion: number;
+    /** A page that lists the price ('' for the user's or the server's own). */
+    source: string;
+    priceSource: PriceSource;
+  } | null;
   /** Over `summariesWithoutAsking` notes: `summaries:run` needs `confirmed` to start. */
   needsConfirmation: boolean;
 }

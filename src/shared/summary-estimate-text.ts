@@ -1,3 +1,4 @@
+import type { PriceSource } from './cost/cost-domain';
 import type { SummaryEstimate } from './model-domain';
 
 const count = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -26,7 +27,13 @@ export function describeSummaryEstimate(estimate: SummaryEstimate): string {
   const cost = !estimate.hosted
     ? `on ${estimate.server}, a server on this machine: no charge, but time on it`
     : estimate.cost
-      ? `about ${dollars(estimate.cost.usd)} at ${model}'s list price ($${estimate.cost.inputPerMillion} in, $${estimate.cost.outputPerMillion} out per million tokens)`
+      ? `about ${dollars(estimate.cost.usd)} at ${priceName(estimate.cost.priceSource, model)} ($${estimate.cost.inputPerMillion} in, $${estimate.cost.outputPerMillion} out per million tokens)`
       : `no price is known here for ${model} on ${estimate.server}: tokens only, check the provider's prices`;
   return `${first} That is ${calls}: ${tokens}; ${cost}.`;
+}
+
+function priceName(source: PriceSource, model: string): string {
+  if (source === 'user') return `the price you set for ${model}`;
+  if (source === 'server') return `the price the server lists for ${model}`;
+  return `${model}'s list price`;
 }

@@ -104,6 +104,8 @@ export interface ScriptedModel {
   loadedContextLength?: number;
   /** `PARAMETER num_ctx` of the model's Modelfile, listed in `parameters` by Ollama's `/api/show`. */
   numCtx?: number;
+  /** OpenRouter's `pricing` on `/v1/models`: US dollars per token as strings (`prompt`, `completion`…). */
+  pricing?: Record<string, unknown>;
 }
 
 export interface ScriptedModelServer {
@@ -208,6 +210,7 @@ export async function startScriptedModelServer(
         created: 1_700_000_000,
         owned_by: 'scripted',
         ...trainedLength(model, options.llamaCppContext !== undefined),
+        ...(model.pricing === undefined ? {} : { pricing: model.pricing }),
       }));
       return sendJson(res, 200, { object: 'list', data });
     }

@@ -2,6 +2,7 @@ import { messageText, type ChatMessage } from '../../shared/chat-domain';
 import { citedNumbers, parseCitations } from '../../shared/chat/citations';
 import type { AppEvents } from '../app-events';
 import type { RequestContext, RequestItem } from '../../shared/context-domain';
+import type { PriceQuote } from '../../shared/cost/cost-domain';
 import type { ChatModel } from '../llm/llm-types';
 import { answerLeaseMs, answerLeaseRenewMs, currentOwner } from './answer-owner';
 import type { ChatStore } from './chat-store';
@@ -37,6 +38,8 @@ export interface AnswerOptions {
   /** Every tool the answer's calls may name, and what they run with. */
   tools: TurnOptions['tools'];
   stepLimit: number;
+  /** What the model's calls cost (see `TurnOptions.price`). */
+  price: Promise<PriceQuote> | null;
   /** Streamed text is written to the database at least this often. */
   saveEveryMs: number;
   /** Called once the answer is saved, before its last event. */
@@ -143,6 +146,7 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
       tokensOf: (text) => options.planner.tokensOf(text),
       tools: options.tools,
       stepLimit: options.stepLimit,
+      price: options.price,
       signal: controller.signal,
       onChange: (_state, structural) => {
         saves.request(structural ? structuralSaveMs : options.saveEveryMs);

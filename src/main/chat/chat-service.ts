@@ -2,6 +2,7 @@ import {
   type ChatMessage,
   type ChatSession,
   type MessagePart,
+  type SessionListing,
   type SessionSummary,
 } from '../../shared/chat-domain';
 import { AppError } from '../app-error';
@@ -22,6 +23,8 @@ import type { SessionContext } from '../request/session-context';
 import type { VaultWrites } from './vault-writes';
 import type { NoteWriter } from './write-tools';
 import type { WriteMode } from './write-permissions';
+import type { PriceQuote } from '../../shared/cost/cost-domain';
+import { usageTotal } from '../../shared/cost/cost-math';
 
 export interface ChatServiceOptions {
   store: ChatStore;
@@ -49,6 +52,8 @@ export interface ChatServiceOptions {
    */
   writes?: VaultWrites;
   stepLimit?: number;
+  /** What the configured model's calls cost; without it answers carry no cost. */
+  price?: () => Promise<PriceQuote>;
   /** Streamed text is written to the database at least this often. */
   saveEveryMs?: number;
 }
@@ -90,10 +95,16 @@ export class ChatService {
     await Promise.all(running.map(({ done }) => done));
   }
 
-  list(query = ''): SessionSummary[] {
+  /** The vault's sessions, each with its tokens and cost so far. */
+  list(query = ''): SessionListing[] {
     // A process that started while another was writing an answer looks again whenever sessions are read.
     this.markAbandoned();
-    return this.options.store.listSessions(this.options.vault().root, query);
+    const { store } = this.options;
+    const root = this.options.vault().root;
+    const totals = store.usage.totals(root);
+    return store
+      .listSessions(root, query)
+      .map((session) => ({ ...session, usage: totals.get(session.id) ?? usageTotal([]) }));
   }
 
   session(id: string): ChatSession {
@@ -310,6 +321,8 @@ export class ChatService {
         mcp: this.options.items ? this.options.tools.mcp : null,
       },
       stepLimit: this.options.stepLimit ?? 8,
+      // Asked as the answer starts, awaited as its first call ends: the answer does not wait for it.
+      price: this.options.price?.().catch((): PriceQuote => ({ kind: 'unknown' })) ?? null,
       saveEveryMs: this.options.saveEveryMs ?? 500,
       // Before the last event, so that whoever hears it may send the next message at once.
       onSettled: () => this.end(sessionId),

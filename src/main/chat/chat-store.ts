@@ -10,6 +10,7 @@ import type {
 } from '../../shared/chat-domain';
 import { AppError } from '../app-error';
 import type { SqliteDatabase, SqliteStatement } from '../storage/database';
+import { SessionUsage } from './session-usage';
 import type { AnswerOwner } from './answer-owner';
 import { ContextRecords } from '../request/record/context-records';
 import { MessageParts } from './message-parts';
@@ -45,6 +46,8 @@ export class ChatStore {
   readonly contexts: ContextRecords;
   /** The notes each message used. */
   readonly references: MessageReferences;
+  /** Each session's tokens and cost. */
+  readonly usage: SessionUsage;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -54,6 +57,7 @@ export class ChatStore {
     this.streaming = new StreamingAnswers(db);
     this.contexts = new ContextRecords(db, now);
     this.references = new MessageReferences(db);
+    this.usage = new SessionUsage(db);
   }
 
   createSession(vault: string, title: string): SessionSummary {

@@ -6,6 +6,8 @@ import type {
   TokenUsage,
 } from '../../shared/chat-domain';
 import type { RequestContext } from '../../shared/context-domain';
+import type { PriceQuote } from '../../shared/cost/cost-domain';
+import { addCallCost } from '../../shared/cost/cost-math';
 import { recognizeContextLengthError } from '../request/context-length-error';
 import type { ChatModel, LlmMessage, LlmToolCall, LlmToolResult } from '../llm/llm-types';
 import { ModelError } from '../llm/llm-types';
@@ -31,6 +33,8 @@ export interface TurnOptions {
   /** A text's tokens as the provider counts them (calibrated): what a note's part of a tool result cost. */
   tokensOf: (text: string) => number;
   stepLimit: number;
+  /** What the model's calls cost, asked as the answer starts; null: the answer is not priced. */
+  price: Promise<PriceQuote> | null;
   signal: AbortSignal;
   /** Called whenever the answer changed (text arrived, a tool ran); `structural` when a part was added. */
   onChange: (state: TurnState, structural: boolean) => void;
@@ -121,6 +125,10 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
               options.onChange(state, true);
             } else {
               state.usage = addUsage(state.usage, event.usage);
+              // Every call is priced as it ends: an answer of several steps costs all of them.
+              if (options.price) {
+                state.usage.cost = addCallCost(state.usage.cost, await options.price, event.usage);
+              }
               record(position, requests.reported(request, event.usage));
             }
           }
@@ -265,7 +273,10 @@ export function addReference(state: TurnState, reference: ChatReference): void {
 function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {
   const sum = (a: number | null, b: number | null) => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
   return {
+    ...total,
     inputTokens: sum(total.inputTokens, step.inputTokens),
     outputTokens: sum(total.outputTokens, step.outputTokens),
+    cachedInputTokens: sum(total.cachedInputTokens ?? null, step.cachedInputTokens ?? null),
+    cacheWriteTokens: sum(total.cacheWriteTokens ?? null, step.cacheWriteTokens ?? null),
   };
 }

@@ -31,7 +31,7 @@ export interface ChatFoundations {
 /** Chat sessions and their answers, the context engine's view of them, writes, exports and drafts. */
 export function chatServices(options: AppOptions, foundations: ChatFoundations) {
   const { vaults, embeddings, request, items, events } = foundations;
-  const { models, summaries } = foundations.llm;
+  const { models, prices, summaries } = foundations.llm;
   const { db, vault, index } = vaults;
   const writes: VaultWrites = {
     permissions: new WritePermissions(db, vaults.openPath),
@@ -79,6 +79,7 @@ export function chatServices(options: AppOptions, foundations: ChatFoundations) 
     events,
     vault: openVault,
     model: () => models.chatModel(),
+    price: () => prices.quote(),
     indexed: () => index.whenIdle(),
     context,
     writes,

@@ -2,6 +2,9 @@ import type { AppEvents } from '../app-events';
 import { ApiKeys } from '../llm/api-keys';
 import { ModelService } from '../llm/model-service';
 import { ModelSettingsStore } from '../llm/model-settings';
+import { PriceBook } from '../llm/price-book';
+import { ServerPrices } from '../llm/server-prices';
+import { UserPrices } from '../llm/user-prices';
 import { SettingsTable } from '../storage/settings-table';
 import { BackgroundSummaries } from '../summaries/background-summaries';
 import { SummaryQueue } from '../summaries/summary-queue';
@@ -39,6 +42,12 @@ export function modelServices(
       onWindowChanged: (window) => events.emit('models:windowChanged', window),
     },
   );
+  const prices = new PriceBook(
+    settings,
+    keys,
+    new UserPrices(new SettingsTable(db)),
+    new ServerPrices(fetch),
+  );
   // The queue hears a note used without a summary and tells the runner of summaries on use, which is made
   // from the queue: the queue is given a function that reaches the runner once it exists.
   let noteUsed = (_path: string): void => {};
@@ -62,6 +71,7 @@ export function modelServices(
     settings,
     keys,
     models,
+    prices,
     summaries,
     start: () => background.start(),
     stop() {

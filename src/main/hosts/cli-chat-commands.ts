@@ -1,4 +1,5 @@
 import type { ModelSettings } from '../../shared/chat-domain';
+import { totalCostText } from '../../shared/cost/cost-text';
 import type { ContextStatus, ContextStrategy } from '../../shared/context-domain';
 import { describeSummaryEstimate } from '../../shared/summary-estimate-text';
 import { describeSummaryReport } from '../summaries/summary-queue';
@@ -46,7 +47,7 @@ export const chatCommandUsage = `  kasten ask <vault> "question" [--session ID] 
 ${itemFlagUsage}
   kasten context <vault> --session ID [--json]              what the session's next request would hold
   kasten compact <vault> --session ID [--focus TEXT] [--json]   summarize the session's older messages
-  kasten sessions <vault> [--json]                          the vault's chat sessions
+  kasten sessions <vault> [--json]                          the vault's chat sessions, with tokens and cost
   kasten summarize <vault> [--yes] [--json] [model flags]   summarize notes that have no summary for their content:
                                                             says what it would take first; past 200 notes, starts
                                                             only with --yes`;
@@ -85,7 +86,10 @@ export async function runChatCommand(
         args.json
           ? JSON.stringify(sessions, null, 2)
           : sessions
-              .map((session) => `${session.id}  ${session.updatedAt.slice(0, 16)}  ${session.title}`)
+              .map((session) => {
+                const cost = totalCostText(session.usage);
+                return `${session.id}  ${session.updatedAt.slice(0, 16)}  ${session.title}${cost ? `  (${cost})` : ''}`;
+              })
               .join('\n') || 'No chat sessions in this vault yet.',
       );
       return 0;

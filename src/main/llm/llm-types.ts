@@ -45,6 +45,8 @@ export interface LlmUsage {
   outputTokens: number | null;
   /** Prompt tokens the server read from its prompt cache instead of processing them again. */
   cachedInputTokens?: number | null;
+  /** Prompt tokens the server wrote to its prompt cache (Anthropic's `cache_creation_input_tokens`). */
+  cacheWriteTokens?: number | null;
 }
 
 export interface LlmRequest {

@@ -121,6 +121,7 @@ async function* events(
           inputTokens: part.usage.inputTokens ?? null,
           outputTokens: part.usage.outputTokens ?? null,
           cachedInputTokens: cachedTokensOf(part.usage),
+          cacheWriteTokens: part.usage.inputTokenDetails?.cacheWriteTokens ?? null,
         },
       };
     } else if (part.type === 'error') onError(part.error);

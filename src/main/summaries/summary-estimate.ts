@@ -1,6 +1,7 @@
 import type { ModelSettings } from '../../shared/chat-domain';
 import { summariesWithoutAsking, type SummaryEstimate } from '../../shared/model-domain';
-import { isLocalServer, listPrice } from '../llm/model-prices';
+import type { PriceQuote } from '../../shared/cost/cost-domain';
+import { quotePrice } from '../llm/model-prices';
 import { summaryMessages, summarySystemPrompt } from './summary-prompt';
 import type { SummaryWork } from './summary-queue';
 
@@ -19,12 +20,14 @@ export interface SummaryEstimateSources {
   /** The server, and the model that writes summaries there. */
   settings: Pick<ModelSettings, 'baseUrl'>;
   model: string;
+  /** What the model's calls cost (`PriceBook.quote`); without it, the list price or none. */
+  price?: PriceQuote;
 }
 
 /**
  * The estimate of a summary run, said before it starts: each note to do is read and its request (the
  * summary prompt and the note as the model would get it) counted; a note that cannot be read counts its
- * lead. The cost is given only for a hosted model whose list price Kasten knows.
+ * lead. The cost is given only for a model whose price Kasten knows (the user's, the server's, the list's).
  */
 export async function estimateSummaries(sources: SummaryEstimateSources): Promise<SummaryEstimate> {
   const { work, readNote, tokens, settings, model } = sources;
@@ -39,12 +42,12 @@ export async function estimateSummaries(sources: SummaryEstimateSources): Promis
     inputTokens += tokens(`${summarySystemPrompt}\n${text}`);
   }
   const outputTokens = work.toDo.length * summaryReplyTokens;
-  const hosted = !isLocalServer(settings.baseUrl);
-  const price = hosted ? listPrice(settings, model) : null;
+  const quote = sources.price ?? quotePrice(settings, model);
+  const price = quote.kind === 'priced' ? quote : null;
   return {
     model,
     server: settings.baseUrl,
-    hosted,
+    hosted: quote.kind !== 'local',
     notes: work.toDo.length,
     cached: work.cached,
     inputTokens,
@@ -52,10 +55,11 @@ export async function estimateSummaries(sources: SummaryEstimateSources): Promis
     replyTokens: summaryReplyTokens,
     cost: price
       ? {
-          usd: (inputTokens * price.input + outputTokens * price.output) / 1_000_000,
-          inputPerMillion: price.input,
-          outputPerMillion: price.output,
-          source: price.source,
+          usd: (inputTokens * price.price.input + outputTokens * price.price.output) / 1_000_000,
+          inputPerMillion: price.price.input,
+          outputPerMillion: price.price.output,
+          source: price.reference ?? '',
+          priceSource: price.source,
         }
       : null,
     needsConfirmation: work.toDo.length > summariesWithoutAsking,

@@ -18,7 +18,13 @@ const estimate = (overrides: Partial<SummaryEstimate>): SummaryEstimate => ({
 
 describe('the estimate, as said before summarizing the whole vault', () => {
   it('names the notes, the calls, the tokens and the cost at the list price of a hosted model', () => {
-    const cost = { usd: 0.99, inputPerMillion: 0.15, outputPerMillion: 0.6, source: 'https://…' };
+    const cost = {
+      usd: 0.99,
+      inputPerMillion: 0.15,
+      outputPerMillion: 0.6,
+      source: 'https://…',
+      priceSource: 'list' as const,
+    };
     expect(describeSummaryEstimate(estimate({ cost }))).toBe(
       '6,281 notes have no summary from gpt-4o-mini yet (8 have one). That is 6,281 model calls: about ' +
         "4,120,300 tokens sent and up to 628,100 written; about $0.99 at gpt-4o-mini's list price " +

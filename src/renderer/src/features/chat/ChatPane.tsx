@@ -11,6 +11,7 @@ import { MessageView } from './MessageView';
 import { sessionDocuments } from './session-documents';
 import { SessionList } from './SessionList';
 import { ExportChat } from './ExportChat';
+import { ChatCost } from './ChatCost';
 import { HeaderOverflow } from './HeaderOverflow';
 import { WritesToggle } from './WritesToggle';
 import { SidebarToggle } from '../layout/SidebarToggle';
@@ -106,6 +107,7 @@ export function ChatPane() {
         <h2 className={`chat-title${session ? '' : ' muted'}`} data-testid="chat-title">
           {session?.title ?? 'Untitled chat'}
         </h2>
+        <ChatCost messages={messages} />
         <HeaderOverflow>
           <WritesToggle />
           <ExportChat sessionId={session?.id ?? null} />

@@ -126,7 +126,9 @@ export function MessageView({
           )}
         </div>
       )}
-      {!streaming && message.requests.length > 0 && <ContextUsed requests={message.requests} />}
+      {!streaming && message.requests.length > 0 && (
+        <ContextUsed requests={message.requests} usage={message.usage} />
+      )}
     </article>
   );
 }

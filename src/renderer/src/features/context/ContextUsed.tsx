@@ -1,5 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import type { RequestContext } from '../../../../shared/context-domain';
+import type { TokenUsage } from '../../../../shared/chat-domain';
+import { AnswerCost } from './AnswerCost';
 import { RequestItems } from './RequestItems';
 import { requestLabels } from './request-view';
 import { calibrationText, exactTokens, reportedText } from './token-format';
@@ -49,7 +51,7 @@ function RequestView({ request }: { request: RequestContext }) {
 }
 
 /** "Context used" under an answer: what its model requests held, item by item, and why things were left out. */
-export function ContextUsed({ requests }: { requests: RequestContext[] }) {
+export function ContextUsed({ requests, usage }: { requests: RequestContext[]; usage: TokenUsage | null }) {
   const [open, setOpen] = useState(false);
   const [chosen, setChosen] = useState<number | null>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -102,6 +104,7 @@ export function ContextUsed({ requests }: { requests: RequestContext[] }) {
               Close
             </button>
           </header>
+          <AnswerCost usage={usage} requests={requests.length} />
           <RequestView request={request} />
         </section>
       )}

@@ -8,6 +8,7 @@ import { useSettingsStore } from './settings-store';
 import { SummaryModelField } from './SummaryModelField';
 import { ContextSettingsSection } from '../context/ContextSettingsSection';
 import { SemanticSearchSettings } from '../embeddings/SemanticSearchSettings';
+import { PriceSettings } from './PriceSettings';
 import { SummarySettings } from './SummarySettings';
 import { ContextItemsSettings } from '../items/ContextItemsSettings';
 import { McpServersSettings } from '../mcp/McpServersSettings';
@@ -46,6 +47,7 @@ export function SettingsView() {
         </header>
         {setup ? <ModelForm saved={setup.settings} /> : <p className="muted">{error ?? 'Loading…'}</p>}
         {setup && <SummarySettings />}
+        {setup && <PriceSettings />}
         {setup && <ContextSettingsSection />}
         {/* Sections whose height comes with data loaded later go last: one opened by a hint stays in view. */}
         {setup && <SemanticSearchSettings />}
