@@ -1,5 +1,6 @@
 import type { AttachmentInfo } from './context-items-domain';
 import type { ContextStrategy, RequestContext, SessionCompaction } from './context-domain';
+import type { PromptPart } from './prompt-domain';
 /**
  * Which kind of server answers: Ollama through its native API (Kasten sets the window on each request),
  * any OpenAI-compatible one (LM Studio, llama.cpp, vLLM, OpenAI, OpenRouter, Ollama's `/v1`…) or Anthropic.
@@ -155,7 +156,7 @@ export interface AttachmentPart {
   attachment: AttachmentInfo;
 }
 
-export type MessagePart = TextPart | ToolCallPart | ContextPart | AttachmentPart;
+export type MessagePart = TextPart | ToolCallPart | ContextPart | AttachmentPart | PromptPart;
 
 /** How a note was used by a message. */
 export type ReferenceKind = 'direct' | 'broken' | 'read' | 'search-hit' | 'cited';
