@@ -67,7 +67,7 @@ export class PromptRunner {
     };
     for (const variable of prompt.variables) {
       if (variable === 'note' && note) {
-        put('note', `the note “${note.title}” (${note.path}), given above`, note.content, note.path);
+        put('note', `the note “${note.title}” (${note.path})`, note.content, note.path);
       } else if (variable === 'title' && note) put('title', note.title, note.title, note.path);
       else if (variable === 'links' && note) {
         const titleOf = (path: string) => this.options.index.note(path)?.title ?? null;

@@ -1,5 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import type { RequestContext } from '../../../../shared/context-domain';
+import type { PromptPart } from '../../../../shared/prompt-domain';
+import { PromptFills } from '../prompts/PromptOrigin';
 import { RequestItems } from './RequestItems';
 import { requestLabels } from './request-view';
 import { calibrationText, exactTokens, reportedText } from './token-format';
@@ -49,7 +51,14 @@ function RequestView({ request }: { request: RequestContext }) {
 }
 
 /** "Context used" under an answer: what its model requests held, item by item, and why things were left out. */
-export function ContextUsed({ requests }: { requests: RequestContext[] }) {
+export function ContextUsed({
+  requests,
+  prompt = null,
+}: {
+  requests: RequestContext[];
+  /** The saved prompt the question came from: what each of its variables put in is shown first. */
+  prompt?: PromptPart | null;
+}) {
   const [open, setOpen] = useState(false);
   const [chosen, setChosen] = useState<number | null>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -102,6 +111,12 @@ export function ContextUsed({ requests }: { requests: RequestContext[] }) {
               Close
             </button>
           </header>
+          {prompt && (
+            <div className="context-prompt small" data-testid="context-used-prompt">
+              From the prompt <strong>/{prompt.name}</strong>:
+              <PromptFills prompt={prompt} />
+            </div>
+          )}
           <RequestView request={request} />
         </section>
       )}
