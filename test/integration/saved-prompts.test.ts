@@ -167,6 +167,10 @@ describe('saved prompts', () => {
 
   it('a prompt note edited on disk is listed and sent as edited', async () => {
     await start({ watch: true });
+    const before = await app!.handlers['prompts:list'](undefined);
+    expect(before.prompts.find((prompt) => prompt.name === 'Summarize')?.description).toBe(
+      'A permanent note from this one',
+    );
     const path = `${prompts}/Summarize.md`;
     const indexed = changedIndex(path);
     writeNote(path, '---\nname: Summarize\ndescription: Edited elsewhere\n---\nEDITED-PROMPT on {{title}}\n');
