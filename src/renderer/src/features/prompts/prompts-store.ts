@@ -6,6 +6,8 @@ interface PromptsState {
   view: PromptsView | null;
   error: string | null;
   load(): Promise<void>;
+  /** Sets the open vault's prompts folder ('' for the default); resolves with whether it was saved. */
+  configure(folder: string): Promise<boolean>;
 }
 
 /** The open vault's saved prompts, as main lists them; kept up to date once first asked for. */
@@ -18,6 +20,16 @@ export const usePromptsStore = create<PromptsState>((set) => ({
       set({ view: await kasten.prompts.list(), error: null });
     } catch (error) {
       set({ error: describeError(error) });
+    }
+  },
+  async configure(folder) {
+    follow();
+    try {
+      set({ view: await kasten.prompts.configure({ folder }), error: null });
+      return true;
+    } catch (error) {
+      set({ error: describeError(error) });
+      return false;
     }
   },
 }));

@@ -10,6 +10,7 @@ import { ContextSettingsSection } from '../context/ContextSettingsSection';
 import { SemanticSearchSettings } from '../embeddings/SemanticSearchSettings';
 import { SummarySettings } from './SummarySettings';
 import { ContextItemsSettings } from '../items/ContextItemsSettings';
+import { PromptsSettings } from '../prompts/PromptsSettings';
 import { McpServersSettings } from '../mcp/McpServersSettings';
 import './settings.css';
 
@@ -50,6 +51,7 @@ export function SettingsView() {
         {/* Sections whose height comes with data loaded later go last: one opened by a hint stays in view. */}
         {setup && <SemanticSearchSettings />}
         {setup && <ContextItemsSettings />}
+        {setup && <PromptsSettings />}
         {setup && <McpServersSettings />}
       </div>
     </div>
