@@ -89,6 +89,7 @@ export function useCompletion(
         setActive((current + step + rows.length) % rows.length);
         return true;
       }
+      if (event.key === 'Enter' && !link && !mention && slash?.typedWhole(current)) return false;
       if (event.key === 'Enter' || event.key === 'Tab') {
         event.preventDefault();
         choose(current);

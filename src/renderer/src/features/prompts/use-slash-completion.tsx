@@ -30,6 +30,12 @@ export function useSlashCompletion(
       key: `${command.kind}:${command.name}`,
       content: <SlashRow command={command} />,
     })),
+    /** The row is what was typed already (`/compact`, `/Summarize`): Enter sends rather than chooses. */
+    typedWhole(index: number): boolean {
+      const name = commands[index]?.name.toLowerCase();
+      const typed = query.toLowerCase();
+      return name !== undefined && (name === typed || name.replace(/\s+/g, '-') === typed);
+    },
     choose(index: number) {
       const command = commands[index];
       if (!command) return;
