@@ -124,6 +124,12 @@ describe('saved prompts', () => {
     // Context used: the note under the variable that brought it.
     const item = answer.requests[0]!.items.find((entry) => entry.label === '{{note}} Atomic notes');
     expect(item).toMatchObject({ kind: 'pinned', path: 'Atomic notes.md', form: 'whole' });
+    // The next question of the chat still has the note, kept with the message it came with.
+    server.script([{ text: 'Yes.' }]);
+    await (
+      await app!.chat.send({ sessionId: turn.session.id, text: 'Is it short?' })
+    ).done;
+    expect(JSON.stringify(server.chatRequests.at(-1)!.messages)).toContain(noteText);
   });
 
   it('a note too large for the pinned share goes as its passages, said in Context used', async () => {
