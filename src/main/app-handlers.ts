@@ -20,6 +20,7 @@ import type { VaultServices } from './composition/vault-services';
 import { itemHandlers } from './items/item-handlers';
 import type { PriceBook } from './llm/price-book';
 import { priceHandlers } from './llm/price-handlers';
+import { promptHandlers, type PromptServices } from './prompts/prompt-services';
 
 /** The services behind the core channels (the embeddings', writes' and items' have handlers of their own). */
 export interface CoreServices {
@@ -52,6 +53,7 @@ type CoreChannels = Exclude<
   | 'attachments:prepare'
   | `mcp:${string}`
   | `prices:${string}`
+  | `prompts:${string}`
 >;
 
 /** The handlers of the core channels: parse is done by the host; each is one service call. */
@@ -174,12 +176,13 @@ export interface AppServices {
   embeddings: EmbeddingServices;
   items: ItemServices;
   conversations: ChatServices;
+  prompts: PromptServices;
   events: AppEvents;
 }
 
 /** Every channel's handler: the contract's one way into the services, for every host. */
 export function appHandlers(info: AppInfo, services: AppServices): Handlers {
-  const { vaults, llm, embeddings, items, conversations, events } = services;
+  const { vaults, llm, embeddings, items, conversations, prompts, events } = services;
   const { chat, context } = conversations;
   return {
     ...coreHandlers({
@@ -207,5 +210,6 @@ export function appHandlers(info: AppInfo, services: AppServices): Handlers {
       events,
       pinnedTokens: (sessionId) => context.pinnedTokens(sessionId),
     }),
+    ...promptHandlers(prompts, chat),
   };
 }

@@ -7,6 +7,7 @@ import type { ChatExporter } from './export/chat-export';
 import type { ChatService } from './chat/chat-service';
 import type { AppOptions } from './composition/app-options';
 import { chatServices } from './composition/chat-services';
+import { promptServices } from './prompts/prompt-services';
 import { embeddingServices, type EmbeddingServices } from './composition/embedding-services';
 import { itemServices } from './composition/item-services';
 import { modelServices } from './composition/model-services';
@@ -59,6 +60,7 @@ export function createApp(options: AppOptions): KastenApp {
   const request = requestServices(vaults.db, llm);
   const items = itemServices(options, vaults, request, embeddings.texts);
   const conversations = chatServices(options, { vaults, llm, embeddings, request, items, events });
+  const prompts = promptServices(vaults, request, embeddings.texts, options.now);
 
   const info: AppInfo = {
     name: 'Kasten',
@@ -68,7 +70,15 @@ export function createApp(options: AppOptions): KastenApp {
     dataDir: options.dataDir,
     canPickFolder: options.pickFolder !== undefined,
   };
-  const handlers = appHandlers(info, { vaults, llm, embeddings, items, conversations, events });
+  const handlers = appHandlers(info, {
+    vaults,
+    llm,
+    embeddings,
+    items,
+    conversations,
+    prompts,
+    events,
+  });
   const stopFollowing = followItemChanges({ service: items.service, mcp: items.mcp, events });
   const { db, index, vault, recent, workers } = vaults;
   const { chat, context, exporter } = conversations;

@@ -1,6 +1,7 @@
 import type { AttachmentInfo } from './context-items-domain';
 import type { ContextStrategy, RequestContext, SessionCompaction } from './context-domain';
 import type { AnswerCost, UsageTotal } from './cost/cost-domain';
+import type { PromptPart } from './prompt-domain';
 
 /**
  * Which kind of server answers: Ollama through its native API (Kasten sets the window on each request),
@@ -157,7 +158,7 @@ export interface AttachmentPart {
   attachment: AttachmentInfo;
 }
 
-export type MessagePart = TextPart | ToolCallPart | ContextPart | AttachmentPart;
+export type MessagePart = TextPart | ToolCallPart | ContextPart | AttachmentPart | PromptPart;
 
 /** How a note was used by a message. */
 export type ReferenceKind = 'direct' | 'broken' | 'read' | 'search-hit' | 'cited';

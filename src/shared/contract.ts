@@ -54,6 +54,7 @@ import { contextRequests } from './context-contract';
 import { costRequests } from './cost-contract';
 import { modelSettings } from './model-settings-schema';
 import { itemEvents, itemRequests, sendItems } from './items-contract';
+import { promptRequests } from './prompts-contract';
 import { agentPromptPlacements } from './context-items-domain';
 
 export type { EventDefinition, RequestDefinition } from './contract-definitions';
@@ -329,6 +330,7 @@ export const requests = {
   'embeddings:configure': request<EmbeddingStatus>()(embeddingSettingsSchema),
   ...itemRequests,
   ...costRequests,
+  ...promptRequests,
 } as const;
 
 /** Every event the main process pushes. */

@@ -12,6 +12,7 @@ import { answerAbandoned } from './answer-owner';
 import { writeAnswer } from './answer-writer';
 import type { ChatStore } from './chat-store';
 import type { DirectReferences } from '../request/sources/linked-notes';
+import type { MessageExtras } from './message-extras';
 import type { ToolVault } from './note-locator';
 import type { SendInput } from '../../shared/context-items-domain';
 import type { AttachmentIntake } from '../items/attachment-intake';
@@ -130,7 +131,7 @@ export class ChatService {
    * background; resolves as soon as both messages exist. `writes` decides this answer's write calls
    * otherwise than the app does (`kasten ask --allow-writes`).
    */
-  async send(input: SendInput, writes?: WriteMode): Promise<StartedTurn> {
+  async send(input: SendInput, writes?: WriteMode, extras?: MessageExtras): Promise<StartedTurn> {
     const { store } = this.options;
     const text = input.text.trim();
     if (text === '') throw new AppError('invalid-input', 'The message is empty.');
@@ -152,9 +153,13 @@ export class ChatService {
     this.assertIdle(session.id);
     this.options.items?.add(session.id, items);
     if (input.prompt) this.options.items?.setAgentPrompt(session.id, input.prompt);
-    const direct = await this.options.context.references(session.id, text);
+    const direct = await this.withExtras(
+      session.id,
+      await this.options.context.references(session.id, text),
+      extras,
+    );
     // The notes it links are added to its parts as its answer's first request gives them.
-    const parts: MessagePart[] = [{ type: 'text', step: 0, text }];
+    const parts: MessagePart[] = [{ type: 'text', step: 0, text }, ...(extras?.parts ?? [])];
     const userMessage = store.addMessage(session.id, {
       role: 'user',
       parts,
@@ -180,6 +185,22 @@ export class ChatService {
       ...started,
       session: this.options.store.sessionSummary(session.id),
       userMessage: store.message(userMessage.id),
+    };
+  }
+
+  /** The message's linked notes with what its extras bring (a saved prompt's note), numbered for the chat. */
+  private async withExtras(
+    sessionId: string,
+    direct: DirectReferences,
+    extras: MessageExtras | undefined,
+  ): Promise<DirectReferences> {
+    if (!extras) return direct;
+    const numbers = (path: string, title: string) =>
+      this.options.store.documentNumber(sessionId, path, title);
+    const added = await extras.context(numbers, AbortSignal.timeout(30_000));
+    return {
+      references: [...added.references, ...direct.references],
+      items: [...added.items, ...direct.items],
     };
   }
 

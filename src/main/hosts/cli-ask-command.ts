@@ -17,6 +17,14 @@ export interface AskArguments {
   json: boolean;
   /** `--pin`, `--attach`, `--rule`. */
   items?: AskItemFlags;
+  savedPrompt?: SavedPromptFlags;
+}
+
+/** `--prompt NAME [--note PATH] [--selection TEXT]`: the note by its path in the vault or its name. */
+export interface SavedPromptFlags {
+  name: string;
+  note?: string;
+  selection?: string;
 }
 
 export interface AskEnvironment {
@@ -38,7 +46,16 @@ export async function runAsk(app: CliApp, args: AskArguments, env: AskEnvironmen
   let turn;
   let answer;
   try {
-    turn = await call(app, 'chat:send', { sessionId: args.sessionId, text: args.question ?? '', ...items });
+    turn = args.savedPrompt
+      ? await call(app, 'prompts:send', {
+          sessionId: args.sessionId,
+          name: args.savedPrompt.name,
+          note: args.savedPrompt.note && (await notePath(app, args.savedPrompt.note)),
+          selection: args.savedPrompt.selection,
+          text: args.question,
+          attachments: items.attachments,
+        })
+      : await call(app, 'chat:send', { sessionId: args.sessionId, text: args.question ?? '', ...items });
     const sessionId = turn.session.id;
     void env.untilStopped().then(() => call(app, 'chat:stop', { sessionId }));
     answer = await stream.answer(turn.assistantMessage.id);
@@ -70,6 +87,14 @@ export async function runAsk(app: CliApp, args: AskArguments, env: AskEnvironmen
   if (answer.status === 'error') env.stderr(`kasten: ${answer.error}`);
   if (answer.status === 'stopped') env.stderr('kasten: stopped; the answer so far is saved.');
   return answer.status === 'complete' ? 0 : 1;
+}
+
+/** `--note`: a path in the vault as given, else what a `[[link]]` of that name leads to. */
+async function notePath(app: CliApp, note: string): Promise<string> {
+  const path = note.replace(/\\/g, '/').replace(/^\.\//, '');
+  if (/\.md$/i.test(path)) return path;
+  const [resolved] = await call(app, 'links:resolve', { links: [{ target: note, subpath: null }] });
+  return resolved?.kind === 'note' && resolved.path ? resolved.path : path;
 }
 
 /**

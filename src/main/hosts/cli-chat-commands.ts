@@ -4,7 +4,7 @@ import type { ContextStatus, ContextStrategy } from '../../shared/context-domain
 import { describeSummaryEstimate } from '../../shared/summary-estimate-text';
 import { describeSummaryReport } from '../summaries/summary-queue';
 import { openCliApp, type CliApp } from './cli-app';
-import { runAsk } from './cli-ask-command';
+import { runAsk, type SavedPromptFlags } from './cli-ask-command';
 import { call } from './cli-call';
 import { itemFlagUsage, runRulesCommand, type AskItemFlags } from './cli-items-commands';
 
@@ -35,6 +35,8 @@ export interface ChatCommandArguments {
   allowWrites?: boolean;
   /** `ask --pin`, `--attach`, `--rule`. */
   items?: AskItemFlags;
+  /** `ask --prompt NAME [--note PATH] [--selection TEXT]`. */
+  savedPrompt?: SavedPromptFlags;
   /** `summarize --yes`: start even past `summariesWithoutAsking` notes, the estimate having been said. */
   yes?: boolean;
 }
@@ -45,6 +47,8 @@ export const chatCommandUsage = `  kasten ask <vault> "question" [--session ID] 
        [--strategy discard|summarize|hybrid] [--window N]   how this run fits the model's window
        [--allow-writes]                                     let the model create and append to notes (printed)
 ${itemFlagUsage}
+  kasten ask <vault> ["more words"] --prompt NAME [--note PATH] [--selection TEXT]
+                                                            run a saved prompt, on a note of the vault
   kasten context <vault> --session ID [--json]              what the session's next request would hold
   kasten compact <vault> --session ID [--focus TEXT] [--json]   summarize the session's older messages
   kasten sessions <vault> [--json]                          the vault's chat sessions, with tokens and cost

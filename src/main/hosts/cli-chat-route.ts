@@ -59,8 +59,11 @@ export function chatCommand(
 ): Promise<number> {
   const [vault, question, extra] = rest;
   if (vault === undefined) throw new UsageError(`kasten ${command} needs the vault folder.`);
-  if (command === 'ask' && (question === undefined || question.trim() === ''))
-    throw new UsageError('kasten ask needs a question.');
+  const savedPrompt = savedPromptFlags(command, values);
+  if (savedPrompt && (items.pins.length > 0 || items.rules.length > 0))
+    throw new UsageError('--pin and --rule do not go with --prompt: a prompt names its rules in include:.');
+  if (command === 'ask' && !savedPrompt && (question === undefined || question.trim() === ''))
+    throw new UsageError('kasten ask needs a question (or --prompt NAME).');
   const unexpected = command === 'ask' ? extra : question;
   if (unexpected !== undefined) throw new UsageError(`Unexpected argument "${unexpected}".`);
   const sessionId = typeof values.session === 'string' ? values.session : undefined;
@@ -82,7 +85,21 @@ export function chatCommand(
   };
   const args = { command, vault, question, sessionId, json: values.json === true, model, strategy, focus };
   return runChatCommand(
-    { ...args, allowWrites: values['allow-writes'] === true, items, yes: values.yes === true },
+    { ...args, allowWrites: values['allow-writes'] === true, items, yes: values.yes === true, savedPrompt },
     chatEnv,
   );
+}
+
+/** `ask --prompt NAME [--note PATH] [--selection TEXT]`: a saved prompt instead of (or before) a question. */
+function savedPromptFlags(command: string, values: Record<string, string | boolean | undefined>) {
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const [name, note, selection] = [text('prompt'), text('note'), text('selection')];
+  if (name === undefined) {
+    if (note !== undefined || selection !== undefined)
+      throw new UsageError('--note and --selection go with --prompt NAME.');
+    return undefined;
+  }
+  if (command !== 'ask') throw new UsageError('--prompt goes with kasten ask.');
+  if (name.trim() === '') throw new UsageError('--prompt needs the name of a saved prompt.');
+  return { name, note, selection };
 }

@@ -242,7 +242,11 @@ export function assembleRequest(
       cut: history.cut,
       maskedBefore: history.maskedBefore,
     },
-    references: byKind('reference'),
+    // A note the message itself brought (a saved prompt's {{note}}) is kept with it as its linked notes are.
+    references: [
+      ...byKind('pinned').filter((placed) => placed.input.include === 'direct'),
+      ...byKind('reference'),
+    ],
     compaction,
     overflow,
     notices,

@@ -39,6 +39,7 @@ describe('preload', () => {
       'mcp',
       'models',
       'notes',
+      'prompts',
       'rules',
       'search',
       'sessions',

@@ -12,6 +12,8 @@ import { useChatStore } from './chat-store';
 import { forgetDraft, keepDraft, loadDraft } from './chat-drafts';
 import { useVaultStore } from '../vault/vault-store';
 import { DraftLinks } from './DraftLinks';
+import { useNoteStore } from '../notes/note-store';
+import { savedPromptCall } from '../prompts/saved-prompt-call';
 import { useCompletion } from './use-completion';
 import { SuggestionList } from './SuggestionList';
 import './chat.css';
@@ -35,7 +37,8 @@ function useNoDropOutside() {
 
 /**
  * Where the user writes: Enter sends, Shift+Enter adds a line, `[[` completes note titles, `@` adds a
- * note, rule or tool to the chat; files dropped, pasted or picked go with the message.
+ * note, rule or tool to the chat, `/` at the start runs a saved prompt on the open note; files dropped,
+ * pasted or picked go with the message.
  */
 export function Composer({ streaming }: { streaming: boolean }) {
   const send = useChatStore((state) => state.send);
@@ -98,11 +101,12 @@ export function Composer({ streaming }: { streaming: boolean }) {
       await compact(command.focus);
       return;
     }
+    const saved = await savedPromptCall(text, useNoteStore.getState().path);
     const chatStarted = useChatStore.getState().session !== null;
     const { pending, pendingPrompt } = useItemsStore.getState();
     const items = chatStarted ? undefined : sendItems(pending);
     const prompt = chatStarted ? undefined : (pendingPrompt ?? undefined);
-    if (await send(text, { attachments: files.tokens, items, prompt })) {
+    if (await send(text, { attachments: files.tokens, items, prompt, saved })) {
       edit('');
       if (vault) forgetDraft(vault, chatStarted ? sessionId : null);
       files.clear();
@@ -175,7 +179,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
           ref={input}
           value={text}
           rows={3}
-          placeholder="Ask about your notes. [[ links a note, @ adds a note, rule or tool; drop files to attach."
+          placeholder="Ask about your notes. [[ links a note, @ adds a note, rule or tool, / runs a saved prompt; drop files to attach."
           aria-label="Message"
           data-testid="composer"
           readOnly={sending}

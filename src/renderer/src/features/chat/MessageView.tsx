@@ -1,6 +1,7 @@
 import { messageText, type AttachmentPart, type ChatMessage } from '../../../../shared/chat-domain';
 import { SentAttachmentChip } from '../attachments/AttachmentChip';
 import { ContextUsed } from '../context/ContextUsed';
+import { PromptOrigin, promptOf } from '../prompts/PromptOrigin';
 import { useContextStore } from '../context/context-store';
 import { connectionProblem, useConnectionStore } from '../connection/connection-store';
 import { AnswerMarkdown, type CitedDocument } from './AnswerMarkdown';
@@ -31,11 +32,20 @@ export function MessageView({
   const newChat = useChatStore((state) => state.newChat);
   const compact = useContextStore((state) => state.compact);
   const connectionState = useConnectionStore((state) => state.state);
+  // An answer to a saved prompt shows in Context used what the prompt's variables put in.
+  const prompt = useChatStore((state) =>
+    promptOf(
+      message.role === 'user'
+        ? message
+        : state.session?.messages.findLast((entry) => entry.role === 'user' && entry.id < message.id),
+    ),
+  );
   if (message.role === 'user') {
     const files = message.parts.filter((part): part is AttachmentPart => part.type === 'attachment');
     return (
       <article className="message message-user" data-testid="user-message" data-message-id={message.id}>
         <div className="message-text">{messageText(message)}</div>
+        {prompt && <PromptOrigin prompt={prompt} />}
         {files.length > 0 && (
           <ul className="message-attachments" aria-label="Attached files">
             {files.map((part) => (
@@ -127,7 +137,7 @@ export function MessageView({
         </div>
       )}
       {!streaming && message.requests.length > 0 && (
-        <ContextUsed requests={message.requests} usage={message.usage} />
+        <ContextUsed requests={message.requests} usage={message.usage} prompt={prompt} />
       )}
     </article>
   );

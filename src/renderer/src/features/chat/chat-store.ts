@@ -4,6 +4,14 @@ import type { SendInput } from '../../../../shared/context-items-domain';
 import { applyDelta, type MessageDelta } from '../../../../shared/chat/message-delta';
 import { describeError, kasten } from '../../api';
 
+/** A saved prompt a message calls: its name, the open note, the words after it. */
+export interface SavedPromptCall {
+  name: string;
+  note?: string;
+  selection?: string;
+  text?: string;
+}
+
 interface ChatState {
   sessions: SessionSummary[];
   query: string;
@@ -22,8 +30,14 @@ interface ChatState {
   /** Reads the open session again (compactions, recorded requests), keeping newer streamed states. */
   reload(): Promise<void>;
   newChat(): void;
-  /** Sends a message with the files prepared for it and, in a chat not started yet, the items chosen. */
-  send(text: string, more?: Pick<SendInput, 'attachments' | 'items' | 'prompt'>): Promise<boolean>;
+  /**
+   * Sends a message with the files prepared for it and, in a chat not started yet, the items chosen;
+   * with `saved`, the saved prompt it calls (its words after the name in `saved.text`).
+   */
+  send(
+    text: string,
+    more?: Pick<SendInput, 'attachments' | 'items' | 'prompt'> & { saved?: SavedPromptCall },
+  ): Promise<boolean>;
   stop(): Promise<void>;
   retry(): Promise<void>;
   /** Approves or rejects the change the answer waits on; resolves with why that failed, or null. */
@@ -91,7 +105,10 @@ export const useChatStore = create<ChatState>((set, get) => ({
     const current = get().session;
     set({ sending: true });
     try {
-      const started = await kasten.chat.send({ text, sessionId: current?.id, ...more });
+      const { saved, ...rest } = more;
+      const started = saved
+        ? await kasten.prompts.send({ ...saved, sessionId: current?.id, attachments: rest.attachments })
+        : await kasten.chat.send({ text, sessionId: current?.id, ...rest });
       const base =
         current?.id === started.session.id
           ? current

@@ -1,6 +1,8 @@
 import { useId, useRef, useState } from 'react';
 import type { RequestContext } from '../../../../shared/context-domain';
 import type { TokenUsage } from '../../../../shared/chat-domain';
+import type { PromptPart } from '../../../../shared/prompt-domain';
+import { PromptFills } from '../prompts/PromptOrigin';
 import { AnswerCost } from './AnswerCost';
 import { RequestItems } from './RequestItems';
 import { requestLabels } from './request-view';
@@ -51,7 +53,16 @@ function RequestView({ request }: { request: RequestContext }) {
 }
 
 /** "Context used" under an answer: what its model requests held, item by item, and why things were left out. */
-export function ContextUsed({ requests, usage }: { requests: RequestContext[]; usage: TokenUsage | null }) {
+export function ContextUsed({
+  requests,
+  usage,
+  prompt = null,
+}: {
+  requests: RequestContext[];
+  usage: TokenUsage | null;
+  /** The saved prompt the question came from: what each of its variables put in is shown first. */
+  prompt?: PromptPart | null;
+}) {
   const [open, setOpen] = useState(false);
   const [chosen, setChosen] = useState<number | null>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -105,6 +116,12 @@ export function ContextUsed({ requests, usage }: { requests: RequestContext[]; u
             </button>
           </header>
           <AnswerCost usage={usage} requests={requests.length} />
+          {prompt && (
+            <div className="context-prompt small" data-testid="context-used-prompt">
+              From the prompt <strong>/{prompt.name}</strong>:
+              <PromptFills prompt={prompt} />
+            </div>
+          )}
           <RequestView request={request} />
         </section>
       )}

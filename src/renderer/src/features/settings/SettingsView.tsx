@@ -11,6 +11,7 @@ import { SemanticSearchSettings } from '../embeddings/SemanticSearchSettings';
 import { PriceSettings } from './PriceSettings';
 import { SummarySettings } from './SummarySettings';
 import { ContextItemsSettings } from '../items/ContextItemsSettings';
+import { PromptsSettings } from '../prompts/PromptsSettings';
 import { McpServersSettings } from '../mcp/McpServersSettings';
 import './settings.css';
 
@@ -52,6 +53,7 @@ export function SettingsView() {
         {/* Sections whose height comes with data loaded later go last: one opened by a hint stays in view. */}
         {setup && <SemanticSearchSettings />}
         {setup && <ContextItemsSettings />}
+        {setup && <PromptsSettings />}
         {setup && <McpServersSettings />}
       </div>
     </div>

@@ -1,0 +1,62 @@
+import type { Handlers } from '../../shared/contract';
+import type { PromptInfo, PromptsView } from '../../shared/prompt-domain';
+import type { ChatService } from '../chat/chat-service';
+import type { RequestServices } from '../composition/request-services';
+import type { VaultServices } from '../composition/vault-services';
+import type { TextVectors } from '../embeddings/text-vectors';
+import { PromptRunner } from './prompt-runner';
+import { PromptSettingsStore } from './prompt-settings';
+import { PromptsCatalog, type SavedPrompt } from './prompts-catalog';
+
+type PromptChannels = 'prompts:list' | 'prompts:configure' | 'prompts:send';
+
+/** Saved prompts: the vault's prompts folder, its notes read as rules are, and the runner that fills them. */
+export function promptServices(
+  { db, index, openPath, readNote }: VaultServices,
+  { count }: Pick<RequestServices, 'count'>,
+  vectors: TextVectors,
+  now?: () => Date,
+) {
+  const settings = new PromptSettingsStore(db, openPath);
+  const catalog = new PromptsCatalog({ notesUnder: (folder) => index.noteHashesUnder(folder), readNote });
+  const runner = new PromptRunner({
+    catalog,
+    folder: () => settings.folder(),
+    index,
+    readNote,
+    tokens: (text) => count.tokensOf(text),
+    budget: () => count.budget(),
+    vectors,
+    now,
+  });
+  return { settings, catalog, runner };
+}
+
+export type PromptServices = ReturnType<typeof promptServices>;
+
+/** The handlers of the saved prompts' channels; `prompts:send` is answered by the chat as `chat:send` is. */
+export function promptHandlers(
+  { settings, catalog, runner }: PromptServices,
+  chat: ChatService,
+): Pick<Handlers, PromptChannels> {
+  const view = async (): Promise<PromptsView> => {
+    const folder = settings.folder();
+    return { folder, prompts: (await catalog.list(folder)).map(infoOf) };
+  };
+  return {
+    'prompts:list': view,
+    'prompts:configure': async ({ folder }) => {
+      settings.setFolder(folder);
+      return view();
+    },
+    'prompts:send': async (input) => {
+      const message = await runner.message(input);
+      const { done: _done, ...started } = await chat.send(message.send, undefined, message.extras);
+      return { ...started, userMessage: started.userMessage! };
+    },
+  };
+}
+
+function infoOf({ body: _body, ...info }: SavedPrompt): PromptInfo {
+  return info;
+}
