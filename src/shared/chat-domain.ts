@@ -132,6 +132,8 @@ export type ApprovalState = 'pending' | 'approved' | 'rejected' | 'failed' | 'in
 export interface WriteApproval {
   change: ProposedChange;
   state: ApprovalState;
+  /** Written without asking: the user allows writes in this chat. */
+  byChat?: true;
 }
 
 /** Whether the model may propose changes to the open vault (each still waits for approval). */

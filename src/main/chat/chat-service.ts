@@ -294,6 +294,7 @@ export class ChatService {
       writes: {
         mode,
         allowed: () => writes?.permissions.offered(mode) ?? false,
+        allowedInChat: () => writes?.chats.allows(sessionId) ?? false,
         writer: writes?.writer ?? refusingWriter,
         decide: (callId, signal) =>
           writes?.decisions.wait(sessionId, callId, signal) ?? Promise.resolve(false),

@@ -13,6 +13,7 @@ import { SessionList } from './SessionList';
 import { ExportChat } from './ExportChat';
 import { HeaderOverflow } from './HeaderOverflow';
 import { WritesToggle } from './WritesToggle';
+import { ChatWritesChoice } from './ChatWritesChoice';
 import { SidebarToggle } from '../layout/SidebarToggle';
 import { useEscapeLayer } from '../../components/use-escape-layer';
 import { anchorAt, holdInPlace, scrollToAnchor, writerOnPause } from '../../components/scroll-anchor';
@@ -108,6 +109,7 @@ export function ChatPane() {
         </h2>
         <HeaderOverflow>
           <WritesToggle />
+          <ChatWritesChoice />
           <ExportChat sessionId={session?.id ?? null} />
         </HeaderOverflow>
         <button type="button" onClick={() => newChat()} disabled={session === null}>
