@@ -1,4 +1,5 @@
 import type { AttachmentInfo } from './context-items-domain';
+import type { SelectionPart } from './selection-domain';
 import type { ContextStrategy, RequestContext, SessionCompaction } from './context-domain';
 /**
  * Which kind of server answers: Ollama through its native API (Kasten sets the window on each request),
@@ -157,10 +158,11 @@ export interface AttachmentPart {
   attachment: AttachmentInfo;
 }
 
-export type MessagePart = TextPart | ToolCallPart | ContextPart | AttachmentPart;
+export type MessagePart = TextPart | ToolCallPart | ContextPart | AttachmentPart | SelectionPart;
 
 /** How a note was used by a message. */
-export type ReferenceKind = 'direct' | 'broken' | 'read' | 'search-hit' | 'cited';
+/** `selection`: a passage the user selected in the note (its text, cut, is the reference's `summary`). */
+export type ReferenceKind = 'direct' | 'broken' | 'read' | 'search-hit' | 'cited' | 'selection';
 
 export interface ChatReference {
   /** Vault-relative path; for a broken direct reference, the link target as typed. */

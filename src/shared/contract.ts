@@ -53,6 +53,7 @@ import { contextRequests } from './context-contract';
 import { modelSettings } from './model-settings-schema';
 import { itemEvents, itemRequests, sendItems } from './items-contract';
 import { chatWriteRequests } from './chat-writes-contract';
+import { noteSelectionSchema } from './selection-domain';
 import { agentPromptPlacements } from './context-items-domain';
 
 export type { EventDefinition, RequestDefinition } from './contract-definitions';
@@ -194,6 +195,7 @@ export const requests = {
         text: z.string().min(1, 'The message is empty.').max(200_000),
         attachments: z.array(z.string().min(1).max(100)).max(20).optional(),
         items: sendItems.optional(),
+        selection: noteSelectionSchema.optional(),
         prompt: z
           .object({ text: z.string().max(20_000), placement: z.enum(agentPromptPlacements) })
           .strict()

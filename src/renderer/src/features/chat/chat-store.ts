@@ -23,7 +23,10 @@ interface ChatState {
   reload(): Promise<void>;
   newChat(): void;
   /** Sends a message with the files prepared for it and, in a chat not started yet, the items chosen. */
-  send(text: string, more?: Pick<SendInput, 'attachments' | 'items' | 'prompt'>): Promise<boolean>;
+  send(
+    text: string,
+    more?: Pick<SendInput, 'attachments' | 'items' | 'prompt' | 'selection'>,
+  ): Promise<boolean>;
   stop(): Promise<void>;
   retry(): Promise<void>;
   /** Approves or rejects the change the answer waits on; resolves with why that failed, or null. */
