@@ -144,3 +144,27 @@ test('text selected in the note viewer is asked about; the answer cites it and t
   });
   await readmeScreenshot(page, 'ask-selection');
 });
+
+test('Undo on the export notice takes the exported note away again', async ({ page }) => {
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  model.script([{ text: 'Links matter.' }]);
+  await ask(app, 'What do my notes say about links?');
+  await expect(app.chat.getByTestId('assistant-message')).toHaveAttribute('data-status', 'complete');
+  await app.chat.getByRole('button', { name: 'Export', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: 'Export this chat to a note' })
+    .getByRole('button', { name: 'Export to note' })
+    .click();
+  const notice = app.chat.getByTestId('export-notice');
+  const exported = join(workspace.vault, 'Kasten chats', 'What do my notes say about links.md');
+  await expect(notice).toContainText('Kasten chats/What do my notes say about links.md');
+  expect(existsSync(exported)).toBe(true);
+
+  await notice.getByRole('button', { name: 'Undo' }).click();
+  await expect(notice.getByTestId('export-notice-text')).toHaveText(
+    'Undone: "Kasten chats/What do my notes say about links.md" was removed; it did not exist before.',
+  );
+  await expect(notice.getByRole('button', { name: 'Undo' })).toHaveCount(0);
+  expect(existsSync(exported)).toBe(false);
+});

@@ -36,9 +36,12 @@ export function SelectionBar({
       });
     };
     document.addEventListener('selectionchange', read);
+    // The bar follows the selection as the note scrolls under it.
+    document.addEventListener('scroll', read, true);
     return () => {
       cancelAnimationFrame(frame);
       document.removeEventListener('selectionchange', read);
+      document.removeEventListener('scroll', read, true);
     };
   }, [body, path]);
   if (!current) return null;
