@@ -26,6 +26,23 @@ test.afterEach(async () => {
   workspace.remove();
 });
 
+/** What the checks read in the page: the specs are typed without the DOM library. */
+interface Box {
+  top: number;
+  bottom: number;
+}
+interface PassagePage {
+  document: {
+    getSelection(): { removeAllRanges(): void } | null;
+    querySelector(selector: string): { getBoundingClientRect(): Box } | null;
+  };
+  CSS: {
+    highlights: {
+      get(name: string): Iterable<{ toString(): string; getBoundingClientRect(): Box }> | undefined;
+    };
+  };
+}
+
 async function ask(app: AppPage, text: string) {
   await app.composer.fill(text);
   await app.composer.press('Enter');
@@ -123,7 +140,9 @@ test('text selected in the note viewer is asked about; the answer cites it and t
   // Text selected outside a note's body (here, in the chat) shows no bar.
   await app.chat.getByTestId('user-message').locator('.message-text').click({ clickCount: 3 });
   await expect(bar).toBeHidden();
-  await page.evaluate(() => document.getSelection()?.removeAllRanges());
+  await page.evaluate(() =>
+    (globalThis as unknown as PassagePage).document.getSelection()?.removeAllRanges(),
+  );
 
   await app.note('Gardening').click();
   await expect(app.viewerTitle()).toHaveText('Gardening');
@@ -131,8 +150,8 @@ test('text selected in the note viewer is asked about; the answer cites it and t
   await expect(app.viewerTitle()).toHaveText('Zettelkasten method');
   const marked = () =>
     page.evaluate(() => {
-      const highlight = CSS.highlights.get('kasten-passage');
-      const range = highlight && ([...highlight][0] as Range | undefined);
+      const { document, CSS } = globalThis as unknown as PassagePage;
+      const [range] = [...(CSS.highlights.get('kasten-passage') ?? [])];
       if (!range) return null;
       const box = range.getBoundingClientRect();
       const body = document.querySelector('.note-body')!.getBoundingClientRect();
