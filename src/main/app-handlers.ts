@@ -12,6 +12,7 @@ import { noSummaryModel, type SummaryQueue } from './summaries/summary-queue';
 import type { RecentVaults } from './vault/recent-vaults';
 import type { VaultService } from './vault/vault-service';
 import { writeHandlers } from './chat/vault-writes';
+import { chatWriteHandlers } from './chat/chat-write-handlers';
 import type { ChatServices } from './composition/chat-services';
 import type { EmbeddingServices } from './composition/embedding-services';
 import type { ItemServices } from './composition/item-services';
@@ -202,6 +203,7 @@ export function appHandlers(info: AppInfo, services: AppServices): Handlers {
     ...embeddings.handlers,
     ...priceHandlers(llm.prices),
     ...writeHandlers(conversations.writes, conversations.undo, events),
+    ...chatWriteHandlers(conversations.writes, conversations.chat, conversations.undo),
     ...itemHandlers({
       service: items.service,
       intake: items.intake,

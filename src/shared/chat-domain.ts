@@ -1,4 +1,5 @@
 import type { AttachmentInfo } from './context-items-domain';
+import type { SelectionPart } from './selection-domain';
 import type { ContextStrategy, RequestContext, SessionCompaction } from './context-domain';
 import type { AnswerCost, UsageTotal } from './cost/cost-domain';
 import type { PromptPart } from './prompt-domain';
@@ -135,6 +136,8 @@ export type ApprovalState = 'pending' | 'approved' | 'rejected' | 'failed' | 'in
 export interface WriteApproval {
   change: ProposedChange;
   state: ApprovalState;
+  /** Written without asking: the user allows writes in this chat. */
+  byChat?: true;
 }
 
 /** Whether the model may propose changes to the open vault (each still waits for approval). */
@@ -158,10 +161,17 @@ export interface AttachmentPart {
   attachment: AttachmentInfo;
 }
 
-export type MessagePart = TextPart | ToolCallPart | ContextPart | AttachmentPart | PromptPart;
+export type MessagePart =
+  | TextPart
+  | ToolCallPart
+  | ContextPart
+  | AttachmentPart
+  | PromptPart
+  | SelectionPart;
 
 /** How a note was used by a message. */
-export type ReferenceKind = 'direct' | 'broken' | 'read' | 'search-hit' | 'cited';
+/** `selection`: a passage the user selected in the note (its text, cut, is the reference's `summary`). */
+export type ReferenceKind = 'direct' | 'broken' | 'read' | 'search-hit' | 'cited' | 'selection';
 
 export interface ChatReference {
   /** Vault-relative path; for a broken direct reference, the link target as typed. */

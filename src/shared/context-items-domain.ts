@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AttachmentKind } from './attachment-domain';
+import type { NoteSelection } from './selection-domain';
 
 /**
  * How a context item gets into requests: in every request of every chat (`always`), in the chats the
@@ -130,6 +131,8 @@ export interface SendInput {
   attachments?: string[];
   /** Items added to the chat before the message is answered (chosen in a chat not started yet). */
   items?: { rules?: string[]; tools?: string[]; pinned?: string[] };
+  /** A passage selected in the note viewer that the message asks about. */
+  selection?: NoteSelection;
   /** The chat's own agent prompt, set before the message is answered (chosen in a chat not started yet). */
   prompt?: { text: string; placement: AgentPromptPlacement };
 }

@@ -55,6 +55,8 @@ import { costRequests } from './cost-contract';
 import { modelSettings } from './model-settings-schema';
 import { itemEvents, itemRequests, sendItems } from './items-contract';
 import { promptRequests } from './prompts-contract';
+import { chatWriteRequests } from './chat-writes-contract';
+import { noteSelectionSchema } from './selection-domain';
 import { agentPromptPlacements } from './context-items-domain';
 
 export type { EventDefinition, RequestDefinition } from './contract-definitions';
@@ -196,6 +198,7 @@ export const requests = {
         text: z.string().min(1, 'The message is empty.').max(200_000),
         attachments: z.array(z.string().min(1).max(100)).max(20).optional(),
         items: sendItems.optional(),
+        selection: noteSelectionSchema.optional(),
         prompt: z
           .object({ text: z.string().max(20_000), placement: z.enum(agentPromptPlacements) })
           .strict()
@@ -331,6 +334,7 @@ export const requests = {
   ...itemRequests,
   ...costRequests,
   ...promptRequests,
+  ...chatWriteRequests,
 } as const;
 
 /** Every event the main process pushes. */

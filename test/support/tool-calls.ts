@@ -18,6 +18,7 @@ export function toolContext(overrides: Partial<ToolContext> = {}): ToolContext {
     writes: {
       mode: 'refused',
       allowed: () => false,
+      allowedInChat: () => false,
       writer: { prepareCreate: fails, prepareAppend: fails, prepareEdit: fails },
       decide: async () => false,
       record: () => {},

@@ -22,6 +22,7 @@ import type { McpToolSource } from '../items/tool-catalog';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { SessionContext } from '../request/session-context';
 import type { VaultWrites } from './vault-writes';
+import { selectedNote } from '../request/sources/selected-passage';
 import type { NoteWriter } from './write-tools';
 import type { WriteMode } from './write-permissions';
 import type { PriceQuote } from '../../shared/cost/cost-domain';
@@ -147,6 +148,7 @@ export class ChatService {
     // Everything that can be wrong is checked before the chat or the message is made.
     this.options.attachments?.intake.check(input.attachments ?? []);
     const items = await this.checkItems(input.items);
+    if (input.selection) selectedNote(input.selection, vault.tools);
     const session = input.sessionId
       ? this.options.store.sessionSummary(input.sessionId)
       : this.newSession(vault.root, titleFrom(text));
@@ -155,11 +157,12 @@ export class ChatService {
     if (input.prompt) this.options.items?.setAgentPrompt(session.id, input.prompt);
     const direct = await this.withExtras(
       session.id,
-      await this.options.context.references(session.id, text),
+      await this.options.context.references(session.id, text, input.selection),
       extras,
     );
     // The notes it links are added to its parts as its answer's first request gives them.
     const parts: MessagePart[] = [{ type: 'text', step: 0, text }, ...(extras?.parts ?? [])];
+    if (input.selection) parts.push({ type: 'selection', step: 0, selection: input.selection });
     const userMessage = store.addMessage(session.id, {
       role: 'user',
       parts,
@@ -223,7 +226,8 @@ export class ChatService {
       .at(-1);
     if (!last) throw new AppError('invalid-input', 'There is no question to retry in this session.');
     const words = last.parts.find((part) => part.type === 'text')?.text ?? '';
-    const direct = await this.options.context.references(sessionId, words);
+    const selection = last.parts.find((part) => part.type === 'selection')?.selection;
+    const direct = await this.options.context.references(sessionId, words, selection);
     this.assertIdle(sessionId);
     const started = await this.answer(sessionId, this.options.model(), direct);
     return { ...started, session: this.options.store.sessionSummary(sessionId), userMessage: null };
@@ -326,6 +330,7 @@ export class ChatService {
       writes: {
         mode,
         allowed: () => writes?.permissions.offered(mode) ?? false,
+        allowedInChat: () => writes?.chats.allows(sessionId) ?? false,
         writer: writes?.writer ?? refusingWriter,
         decide: (callId, signal) =>
           writes?.decisions.wait(sessionId, callId, signal) ?? Promise.resolve(false),

@@ -1,5 +1,6 @@
 import type { Handlers } from '../../shared/contract';
 import type { AppEvents } from '../app-events';
+import type { ChatWriteChoices } from './chat-write-choices';
 import type { WriteDecisions } from './write-decisions';
 import type { WriteMode, WritePermissions } from './write-permissions';
 import type { WriteRecords } from './write-records';
@@ -16,6 +17,8 @@ export interface VaultWrites {
   writer: NoteWriter;
   /** What each write replaced, for its undo. */
   records: WriteRecords;
+  /** Each chat's choice: ask before each write, or write at once. */
+  chats: ChatWriteChoices;
 }
 
 /**

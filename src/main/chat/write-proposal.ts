@@ -17,10 +17,14 @@ export async function proposeWrite(
 ): Promise<ToolOutcome> {
   const { call, writes, signal } = context;
   const prepared = await prepare();
-  const approval = { change: prepared.change, state: 'pending' as const };
-  call.approval = approval;
-  context.shown();
-  const decision = writes.mode === 'automatic' ? true : await writes.decide(call.id, signal);
+  // A chat that allows writes shows what was done, never a card waiting for a decision.
+  const byChat = writes.mode === 'ask' && writes.allowedInChat();
+  const approval = { change: prepared.change, state: 'pending' as const, ...(byChat ? { byChat } : {}) };
+  if (!byChat) {
+    call.approval = approval;
+    context.shown();
+  }
+  const decision = writes.mode === 'automatic' || byChat ? true : await writes.decide(call.id, signal);
   if (decision !== true) {
     call.approval = { ...approval, state: 'rejected' };
     return success(
@@ -38,7 +42,11 @@ export async function proposeWrite(
   }
   writes.record(call.id, prepared.change, committed);
   call.approval = { ...approval, state: 'approved' };
-  return success(`The user approved: ${describeChange(prepared.change)}.`);
+  return success(
+    byChat
+      ? `Written without asking (the user allows writes in this chat): ${describeChange(prepared.change)}.`
+      : `The user approved: ${describeChange(prepared.change)}.`,
+  );
 }
 
 /** "created "X"", "appended 3 lines to "X" at the end of the section "H"": what was written. */

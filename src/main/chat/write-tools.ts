@@ -17,6 +17,8 @@ export interface WriteContext {
   /** Whether the user still allows writes in the vault: the switch may be turned off mid-answer. */
   allowed: () => boolean;
   writer: NoteWriter;
+  /** Whether the user allows writes in this chat without asking (`ask` mode): checked at each call. */
+  allowedInChat: () => boolean;
   /** Waits for the user's decision on the call (`ask` mode). */
   decide: (callId: string, signal: AbortSignal) => Promise<boolean | 'stopped'>;
   /** Keeps what an approved call wrote over, so that the user can undo it. */

@@ -43,6 +43,17 @@ export class WriteUndo {
     return [await this.undoOne(record)];
   }
 
+  /** The chat's latest export to `path` not undone yet (the export notice's Undo). */
+  async undoExport(sessionId: string, path: string): Promise<UndoOutcome> {
+    const record = this.options.records
+      .pending(sessionId)
+      .find((entry) => entry.kind === 'export' && entry.path === path);
+    if (!record) {
+      throw new AppError('not-found', `There is no export of this chat to "${path}" left to undo.`);
+    }
+    return this.undoOne(record);
+  }
+
   private async undoOne(record: WriteRecord): Promise<UndoOutcome> {
     const outcome = (undone: boolean, message: string): UndoOutcome => ({
       kind: record.kind,

@@ -1,6 +1,7 @@
 import { AppError } from '../app-error';
 import type { AppEvents } from '../app-events';
 import { ChatDrafts } from '../chat/chat-drafts';
+import { ChatWriteChoices } from '../chat/chat-write-choices';
 import { ChatService } from '../chat/chat-service';
 import { ContextSettingsStore } from '../chat/context-settings';
 import type { ToolVault } from '../chat/note-locator';
@@ -39,6 +40,7 @@ export function chatServices(options: AppOptions, foundations: ChatFoundations) 
     mode: options.writes ?? (options.host === 'cli' ? 'refused' : 'ask'),
     writer: vault,
     records: new WriteRecords(db, options.now),
+    chats: new ChatWriteChoices(db),
   };
   /** The open vault as answers see it: its root, its name and what the model's tools reach. */
   const openVault = () => {

@@ -16,6 +16,7 @@ const kindWords: Record<ReferenceKind, string> = {
   read: 'read',
   'search-hit': 'found by search',
   cited: 'cited',
+  selection: 'a passage asked about',
 };
 
 /** A wikilink to a vault note by its path, so it resolves to that note whatever else shares its name. */

@@ -14,6 +14,8 @@ import type { ChatStore } from '../chat/chat-store';
 import { engineOptions, type ContextSettingsStore } from '../chat/context-settings';
 import { conversationOf, userText } from './history/conversation';
 import { directReferences, type DirectReferences } from './sources/linked-notes';
+import { withSelection } from './sources/selected-passage';
+import type { NoteSelection } from '../../shared/selection-domain';
 import type { ToolVault } from '../chat/note-locator';
 import { RequestCount } from './request-count';
 import { RequestPlanner } from './request-planner';
@@ -161,11 +163,16 @@ export class SessionContext {
     return this.options.writesOffered?.() ?? false;
   }
 
-  /** The linked notes of a question, numbered for the session as they are sent. */
-  async references(sessionId: string, text: string): Promise<DirectReferences> {
+  /**
+   * The linked notes of a question, and the passage it asks about (`selection`), numbered for the
+   * session as they are sent.
+   */
+  async references(sessionId: string, text: string, selection?: NoteSelection): Promise<DirectReferences> {
     const { store } = this.options;
     const numbers = (path: string, title: string) => store.documentNumber(sessionId, path, title);
-    return directReferences(text, this.options.vault().tools, numbers);
+    const { tools } = this.options.vault();
+    const direct = await directReferences(text, tools, numbers);
+    return selection ? withSelection(direct, selection, tools, numbers) : direct;
   }
 
   /**

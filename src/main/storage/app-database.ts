@@ -172,6 +172,8 @@ export const appMigrations: readonly Migration[] = [
       CREATE INDEX write_records_session ON write_records(session_id, id);
       CREATE INDEX write_records_path ON write_records(vault, path, id);
     `),
+  // Each chat's choice about writes: ask before each one (the default), or write at once ('allow').
+  (db) => db.exec("ALTER TABLE sessions ADD COLUMN writes TEXT NOT NULL DEFAULT 'ask'"),
 ];
 
 export function openAppDatabase(dataDir: string, onNotice?: (message: string) => void): SqliteDatabase {

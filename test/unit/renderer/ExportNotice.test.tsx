@@ -23,7 +23,7 @@ afterEach(() => {
 
 describe('ExportNotice', () => {
   it('says where the chat went, in the text that wraps a long path', () => {
-    render(<ExportNotice path={longPath} updated={false} onClose={onClose} />);
+    render(<ExportNotice sessionId="s" path={longPath} updated={false} onClose={onClose} />);
     const text = screen.getByText(`Exported to ${longPath}`);
     // export-notice.css breaks this text anywhere, so a long path wraps inside the pane.
     expect(text.classList.contains('export-notice-text')).toBe(true);
@@ -31,7 +31,7 @@ describe('ExportNotice', () => {
   });
 
   it('is dismissed by Close, and not by a click inside it', () => {
-    render(<ExportNotice path={longPath} updated onClose={onClose} />);
+    render(<ExportNotice sessionId="s" path={longPath} updated onClose={onClose} />);
     fireEvent.pointerDown(screen.getByText(`Updated ${longPath}`));
     expect(onClose).not.toHaveBeenCalled();
 
@@ -41,7 +41,7 @@ describe('ExportNotice', () => {
   });
 
   it('Open shows the exported note and dismisses the notice', async () => {
-    render(<ExportNotice path={longPath} updated={false} onClose={onClose} />);
+    render(<ExportNotice sessionId="s" path={longPath} updated={false} onClose={onClose} />);
 
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Open' })));
 
@@ -51,7 +51,7 @@ describe('ExportNotice', () => {
 
   it('goes at a key press elsewhere in the page, or by itself after a while', () => {
     vi.useFakeTimers();
-    render(<ExportNotice path={longPath} updated={false} onClose={onClose} />);
+    render(<ExportNotice sessionId="s" path={longPath} updated={false} onClose={onClose} />);
     fireEvent.keyDown(document.body, { key: 'a' });
     expect(onClose).toHaveBeenCalledTimes(1);
 

@@ -11,6 +11,8 @@ export interface CitedDocument {
   title: string;
   subpath: string | null;
   summary: string;
+  /** A passage of the note the user asked about under this number: the citation opens the note there. */
+  passage?: string;
 }
 
 const rehypePlugins = [rehypeHighlight];
@@ -64,7 +66,10 @@ export function AnswerMarkdown({
                     title={
                       document ? `${document.title}${document.summary ? ` — ${document.summary}` : ''}` : ''
                     }
-                    onClick={() => document && void openReference(document.path, document.subpath)}
+                    onClick={() =>
+                      document &&
+                      void openReference(document.path, document.subpath, document.passage ?? null)
+                    }
                   >
                     {number}
                   </button>

@@ -14,6 +14,7 @@ import { ExportChat } from './ExportChat';
 import { ChatCost } from './ChatCost';
 import { HeaderOverflow } from './HeaderOverflow';
 import { WritesToggle } from './WritesToggle';
+import { ChatWritesChoice } from './ChatWritesChoice';
 import { SidebarToggle } from '../layout/SidebarToggle';
 import { useEscapeLayer } from '../../components/use-escape-layer';
 import { anchorAt, holdInPlace, scrollToAnchor, writerOnPause } from '../../components/scroll-anchor';
@@ -110,6 +111,7 @@ export function ChatPane() {
         <ChatCost messages={messages} />
         <HeaderOverflow>
           <WritesToggle />
+          <ChatWritesChoice />
           <ExportChat sessionId={session?.id ?? null} />
         </HeaderOverflow>
         <button type="button" onClick={() => newChat()} disabled={session === null}>

@@ -12,6 +12,8 @@ import { useChatStore } from './chat-store';
 import { forgetDraft, keepDraft, loadDraft } from './chat-drafts';
 import { useVaultStore } from '../vault/vault-store';
 import { DraftLinks } from './DraftLinks';
+import { useAskStore } from '../ask/ask-store';
+import { ComposerPassage } from '../ask/AskedPassage';
 import { useNoteStore } from '../notes/note-store';
 import { savedPromptCall } from '../prompts/saved-prompt-call';
 import { useCompletion } from './use-completion';
@@ -79,6 +81,11 @@ export function Composer({ streaming }: { streaming: boolean }) {
     // Before the vault is known too: the draft is kept for whichever vault then opens.
     keepDraft(vault, sessionId, next);
   };
+  // "Ask" in the note viewer: the question about the passage is typed here.
+  const asks = useAskStore((state) => state.asks);
+  useEffect(() => {
+    if (asks > 0) input.current?.focus();
+  }, [asks]);
   // The meter counts the files read for this message, as they will be sent.
   const readyTokens = files.tokens.join('\n');
   useEffect(() => {
@@ -106,7 +113,9 @@ export function Composer({ streaming }: { streaming: boolean }) {
     const { pending, pendingPrompt } = useItemsStore.getState();
     const items = chatStarted ? undefined : sendItems(pending);
     const prompt = chatStarted ? undefined : (pendingPrompt ?? undefined);
-    if (await send(text, { attachments: files.tokens, items, prompt, saved })) {
+    const selection = useAskStore.getState().asked?.selection;
+    if (await send(text, { attachments: files.tokens, items, prompt, saved, selection })) {
+      useAskStore.getState().clear();
       edit('');
       if (vault) forgetDraft(vault, chatStarted ? sessionId : null);
       files.clear();
@@ -168,6 +177,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
           ))}
         </div>
       )}
+      <ComposerPassage />
       <DraftLinks text={text} />
       {sending && indexing && (
         <p className="composer-waiting muted small" data-testid="composer-waiting">

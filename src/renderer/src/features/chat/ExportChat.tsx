@@ -81,7 +81,12 @@ export function ExportChat({ sessionId }: { sessionId: string | null }) {
         </div>
       )}
       {outcome?.kind === 'done' && !open && (
-        <ExportNotice path={outcome.path} updated={outcome.updated} onClose={() => setOutcome(null)} />
+        <ExportNotice
+          sessionId={outcome.sessionId}
+          path={outcome.path}
+          updated={outcome.updated}
+          onClose={() => setOutcome(null)}
+        />
       )}
     </div>
   );

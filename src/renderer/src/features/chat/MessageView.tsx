@@ -8,6 +8,7 @@ import { AnswerMarkdown, type CitedDocument } from './AnswerMarkdown';
 import { contextNotices } from './message-notices';
 import { useChatStore } from './chat-store';
 import { ToolCallView } from './ToolCallView';
+import { SentPassage } from '../ask/AskedPassage';
 import { WriteApprovalCard } from './WriteApprovalCard';
 
 const statusNotes: Partial<Record<ChatMessage['status'], string>> = {
@@ -42,8 +43,18 @@ export function MessageView({
   );
   if (message.role === 'user') {
     const files = message.parts.filter((part): part is AttachmentPart => part.type === 'attachment');
+    const asked = message.parts.find((part) => part.type === 'selection');
     return (
       <article className="message message-user" data-testid="user-message" data-message-id={message.id}>
+        {asked && (
+          <SentPassage
+            selection={asked.selection}
+            title={
+              message.references.find((reference) => reference.kind === 'selection')?.title ??
+              asked.selection.path.replace(/\.md$/i, '')
+            }
+          />
+        )}
         <div className="message-text">{messageText(message)}</div>
         {prompt && <PromptOrigin prompt={prompt} />}
         {files.length > 0 && (

@@ -95,7 +95,11 @@ export function WriteApprovalCard({
       ) : (
         <div className="write-outcome-row">
           <p className="write-outcome small" data-testid="write-outcome">
-            {state === 'pending' ? outcomes.interrupted : outcomes[state]}
+            {state === 'pending'
+              ? outcomes.interrupted
+              : state === 'approved' && approval.byChat
+                ? 'Written without asking: this chat allows writes.'
+                : outcomes[state]}
             {state === 'failed' &&
               ` ${call.output?.replace(/^The user approved, but nothing was written: /, '')}`}
           </p>

@@ -36,7 +36,7 @@ interface ChatState {
    */
   send(
     text: string,
-    more?: Pick<SendInput, 'attachments' | 'items' | 'prompt'> & { saved?: SavedPromptCall },
+    more?: Pick<SendInput, 'attachments' | 'items' | 'prompt' | 'selection'> & { saved?: SavedPromptCall },
   ): Promise<boolean>;
   stop(): Promise<void>;
   retry(): Promise<void>;

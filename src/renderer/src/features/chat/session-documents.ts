@@ -19,11 +19,15 @@ export function sessionDocuments(session: ChatSession): Map<number, CitedDocumen
     for (const reference of message.references) {
       if (reference.document === null) continue;
       const known = documents.get(reference.document);
+      // A selected passage's citation opens the note at the passage, under its heading.
+      const selection = reference.kind === 'selection';
+      const passage = selection ? reference.summary : known?.passage;
       documents.set(reference.document, {
         path: reference.path,
         title: reference.title,
-        subpath: known?.subpath ?? reference.subpath,
+        subpath: selection ? reference.subpath : (known?.subpath ?? reference.subpath),
         summary: reference.summary || known?.summary || '',
+        ...(passage ? { passage } : {}),
       });
     }
   }

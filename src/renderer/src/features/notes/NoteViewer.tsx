@@ -6,6 +6,8 @@ import { NoteLinks } from './NoteLinks';
 import { NoteProperties } from './NoteProperties';
 import { useNoteStore } from './note-store';
 import { subpathLine } from './subpath-line';
+import { SelectionBar } from '../ask/SelectionBar';
+import { showPassage } from '../ask/passage-highlight';
 import { rememberNoteScroll, takeRestoredScroll } from '../resume/resume';
 import { anchorAt, holdInPlace, scrollToAnchor, writerOnPause } from '../../components/scroll-anchor';
 import './notes.css';
@@ -42,8 +44,9 @@ function lineOf(element: HTMLElement): string | null {
 
 /** The open note, rendered; links open their targets here, at the heading, block or line. */
 export function NoteViewer() {
-  const { path, note, backlinks, line, subpath, visit, error, open, close } = useNoteStore();
+  const { path, note, backlinks, line, subpath, passage, visit, error, open, close } = useNoteStore();
   const body = useRef<HTMLDivElement>(null);
+  const article = useRef<HTMLElement>(null);
   const shownVisit = useRef(-1);
 
   useEffect(() => {
@@ -55,6 +58,8 @@ export function NoteViewer() {
     const anchor = restored && elementAt(container, restored.line);
     if (restored && anchor)
       return holdInPlace(container, () => scrollToAnchor(container, anchor, restored.offset));
+    const marked = passage && article.current ? showPassage(article.current, passage) : null;
+    if (marked) return marked;
     // Parsed only on a navigation, not on the reloads that follow index changes.
     const targetLine = subpath ? (subpathLine(note, subpath) ?? line) : line;
     const target = targetLine === null ? null : elementAt(container, targetLine);
@@ -65,7 +70,7 @@ export function NoteViewer() {
       release();
       target.classList.remove('flash');
     };
-  }, [note, line, subpath, visit]);
+  }, [note, line, subpath, passage, visit]);
 
   if (!path) return null;
   const title = note?.name ?? path.replace(/\.md$/i, '');
@@ -94,10 +99,11 @@ export function NoteViewer() {
           </p>
         ) : note ? (
           <>
-            <article className="markdown">
+            <article className="markdown" ref={article}>
               <NoteProperties content={note.content} path={note.path} onOpen={open} />
               <MarkdownNote content={note.content} path={note.path} links={note.links} onOpen={open} />
             </article>
+            <SelectionBar body={article} path={note.path} title={title} />
             <NoteLinks backlinks={backlinks} outgoing={note.links} onOpen={open} />
             <RelatedSection path={note.path} onOpen={open} />
           </>

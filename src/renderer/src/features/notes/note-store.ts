@@ -12,10 +12,12 @@ interface NoteState {
   line: number | null;
   /** The heading or `^block` to scroll to, found in the note's text once shown; wins over `line`. */
   subpath: string | null;
+  /** A passage (as rendered) to scroll to and mark once shown; wins over `subpath` while the note has it. */
+  passage: string | null;
   /** Counts user navigations, so a reload after an edit keeps the scroll position. */
   visit: number;
   error: string | null;
-  open(path: string, line?: number | null, subpath?: string | null): Promise<void>;
+  open(path: string, line?: number | null, subpath?: string | null, passage?: string | null): Promise<void>;
   /** Reads the open note and its backlinks again, keeping the scroll position. */
   reload(): Promise<void>;
   /** The open note was renamed on disk: shows it under its new path, where the reader was. */
@@ -30,14 +32,16 @@ export const useNoteStore = create<NoteState>((set, get) => ({
   backlinks: [],
   line: null,
   subpath: null,
+  passage: null,
   visit: 0,
   error: null,
-  async open(path, line = null, subpath = null) {
+  async open(path, line = null, subpath = null, passage = null) {
     const sameNote = get().path === path && get().note !== null;
     set({
       path,
       line,
       subpath,
+      passage,
       visit: get().visit + 1,
       error: null,
       ...(sameNote ? {} : { note: null, backlinks: [] }),
@@ -63,7 +67,7 @@ export const useNoteStore = create<NoteState>((set, get) => ({
     await get().reload();
   },
   close() {
-    set({ path: null, note: null, backlinks: [], line: null, subpath: null, error: null });
+    set({ path: null, note: null, backlinks: [], line: null, subpath: null, passage: null, error: null });
   },
 }));
 

@@ -12,6 +12,7 @@ const kindLabels: Record<string, string> = {
   read: 'read',
   'search-hit': 'search hit',
   cited: 'cited',
+  selection: 'selection',
 };
 
 /** How the model received a note, for the tooltip of what it cost. */
@@ -19,6 +20,7 @@ const receivedAs: Partial<Record<string, string>> = {
   direct: 'linked in the question (whole, or its summary)',
   read: 'read (the whole note or a section)',
   'search-hit': 'found by a search (its snippet)',
+  selection: 'a passage selected in the note and asked about',
 };
 
 function costTitle(entry: ReferenceEntry): string {
@@ -74,7 +76,7 @@ function Entry({ entry, showTurns }: { entry: ReferenceEntry; showTurns: boolean
       <button
         type="button"
         className="reference-open"
-        onClick={() => void openReference(entry.path, entry.subpath)}
+        onClick={() => void openReference(entry.path, entry.subpath, entry.passage ?? null)}
       >
         <span className="reference-title">{entry.title}</span>
         <span className="reference-link muted small">{link}</span>

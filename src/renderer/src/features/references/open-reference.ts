@@ -1,9 +1,16 @@
 import { kasten } from '../../api';
 import { useNoteStore } from '../notes/note-store';
 
-/** Opens a note in the viewer, scrolled to `subpath` (a heading or `^block`) when the note has it. */
-export async function openReference(path: string, subpath: string | null = null): Promise<void> {
-  await useNoteStore.getState().open(path, null, subpath);
+/**
+ * Opens a note in the viewer, scrolled to `passage` (text as the viewer rendered it, marked) or else to
+ * `subpath` (a heading or `^block`) when the note has it.
+ */
+export async function openReference(
+  path: string,
+  subpath: string | null = null,
+  passage: string | null = null,
+): Promise<void> {
+  await useNoteStore.getState().open(path, null, subpath, passage);
 }
 
 /** Opens what a wikilink typed in a chat names, resolved as if written at the vault's root. */

@@ -13,9 +13,11 @@ export interface ReferenceEntry {
   turns: number[];
   /** The alias a question named the note by, when one did. */
   viaAlias?: string;
+  /** A passage of the note a question asked about: the entry opens the note there. */
+  passage?: string;
 }
 
-const kindOrder: ReferenceKind[] = ['direct', 'broken', 'read', 'search-hit', 'cited'];
+const kindOrder: ReferenceKind[] = ['selection', 'direct', 'broken', 'read', 'search-hit', 'cited'];
 
 /** The turn number of every message: a turn is a question and the answers that follow it. */
 function turnsOf(messages: ChatMessage[]): Map<number, number> {
@@ -45,6 +47,10 @@ function collect(messages: ChatMessage[], turns: Map<number, number>): Reference
     if (!entry.kinds.includes(reference.kind)) entry.kinds.push(reference.kind);
     if (!entry.turns.includes(turn)) entry.turns.push(turn);
     entry.summary ||= reference.summary;
+    if (reference.kind === 'selection') {
+      entry.passage ??= reference.summary;
+      entry.subpath = reference.subpath;
+    }
     entry.subpath ??= reference.subpath;
     entry.viaAlias ??= reference.viaAlias;
     if (reference.tokens !== null) entry.tokens = (entry.tokens ?? 0) + reference.tokens;
