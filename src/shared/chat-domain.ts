@@ -161,13 +161,7 @@ export interface AttachmentPart {
   attachment: AttachmentInfo;
 }
 
-export type MessagePart =
-  | TextPart
-  | ToolCallPart
-  | ContextPart
-  | AttachmentPart
-  | PromptPart
-  | SelectionPart;
+export type MessagePart = TextPart | ToolCallPart | ContextPart | AttachmentPart | PromptPart | SelectionPart;
 
 /** How a note was used by a message. */
 /** `selection`: a passage the user selected in the note (its text, cut, is the reference's `summary`). */
