@@ -18,6 +18,8 @@ import type { ItemServices } from './composition/item-services';
 import type { ModelServices } from './composition/model-services';
 import type { VaultServices } from './composition/vault-services';
 import { itemHandlers } from './items/item-handlers';
+import { imageHandlers } from './images/image-handlers';
+import type { ImageServices } from './composition/image-services';
 
 /** The services behind the core channels (the embeddings', writes' and items' have handlers of their own). */
 export interface CoreServices {
@@ -47,6 +49,7 @@ type CoreChannels = Exclude<
   | 'tools:list'
   | 'attachments:prepare'
   | `mcp:${string}`
+  | `images:${string}`
 >;
 
 /** The handlers of the core channels: parse is done by the host; each is one service call. */
@@ -166,13 +169,14 @@ export interface AppServices {
   llm: ModelServices;
   embeddings: EmbeddingServices;
   items: ItemServices;
+  images: ImageServices;
   conversations: ChatServices;
   events: AppEvents;
 }
 
 /** Every channel's handler: the contract's one way into the services, for every host. */
 export function appHandlers(info: AppInfo, services: AppServices): Handlers {
-  const { vaults, llm, embeddings, items, conversations, events } = services;
+  const { vaults, llm, embeddings, items, images, conversations, events } = services;
   const { chat, context } = conversations;
   return {
     ...coreHandlers({
@@ -189,6 +193,7 @@ export function appHandlers(info: AppInfo, services: AppServices): Handlers {
       summaries: llm.summaries,
     }),
     ...embeddings.handlers,
+    ...imageHandlers({ vision: images.vision, setChoice: images.setChoice }),
     ...writeHandlers(conversations.writes, conversations.undo, events),
     ...itemHandlers({
       service: items.service,

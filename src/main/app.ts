@@ -8,6 +8,7 @@ import type { ChatService } from './chat/chat-service';
 import type { AppOptions } from './composition/app-options';
 import { chatServices } from './composition/chat-services';
 import { embeddingServices, type EmbeddingServices } from './composition/embedding-services';
+import { imageServices } from './composition/image-services';
 import { itemServices } from './composition/item-services';
 import { modelServices } from './composition/model-services';
 import { requestServices } from './composition/request-services';
@@ -57,8 +58,9 @@ export function createApp(options: AppOptions): KastenApp {
   const llm = modelServices(options, vaults, events);
   const embeddings = embeddingServices(options, vaults, llm, events);
   const request = requestServices(vaults.db, llm);
-  const items = itemServices(options, vaults, request, embeddings.texts);
-  const conversations = chatServices(options, { vaults, llm, embeddings, request, items, events });
+  const images = imageServices(options, vaults, llm, request);
+  const items = itemServices(options, vaults, request, embeddings.texts, images);
+  const conversations = chatServices(options, { vaults, llm, embeddings, request, items, images, events });
 
   const info: AppInfo = {
     name: 'Kasten',
@@ -68,7 +70,7 @@ export function createApp(options: AppOptions): KastenApp {
     dataDir: options.dataDir,
     canPickFolder: options.pickFolder !== undefined,
   };
-  const handlers = appHandlers(info, { vaults, llm, embeddings, items, conversations, events });
+  const handlers = appHandlers(info, { vaults, llm, embeddings, items, images, conversations, events });
   const stopFollowing = followItemChanges({ service: items.service, mcp: items.mcp, events });
   const { db, index, vault, recent, workers } = vaults;
   const { chat, context, exporter } = conversations;

@@ -52,6 +52,7 @@ import type { MessageDelta } from './chat/message-delta';
 import { contextRequests } from './context-contract';
 import { modelSettings } from './model-settings-schema';
 import { itemEvents, itemRequests, sendItems } from './items-contract';
+import { imageRequests } from './images-contract';
 import { agentPromptPlacements } from './context-items-domain';
 
 export type { EventDefinition, RequestDefinition } from './contract-definitions';
@@ -191,7 +192,8 @@ export const requests = {
       .object({
         sessionId: sessionId.optional(),
         text: z.string().min(1, 'The message is empty.').max(200_000),
-        attachments: z.array(z.string().min(1).max(100)).max(20).optional(),
+        // Images are capped per message in words (images/image-attachment.ts), below this bound.
+        attachments: z.array(z.string().min(1).max(100)).max(100).optional(),
         items: sendItems.optional(),
         prompt: z
           .object({ text: z.string().max(20_000), placement: z.enum(agentPromptPlacements) })
@@ -326,6 +328,7 @@ export const requests = {
   /** Saves the embedding model's settings; another model's vectors are dropped and rebuilt. */
   'embeddings:configure': request<EmbeddingStatus>()(embeddingSettingsSchema),
   ...itemRequests,
+  ...imageRequests,
 } as const;
 
 /** Every event the main process pushes. */

@@ -104,6 +104,10 @@ export interface ScriptedModel {
   loadedContextLength?: number;
   /** `PARAMETER num_ctx` of the model's Modelfile, listed in `parameters` by Ollama's `/api/show`. */
   numCtx?: number;
+  /** Ollama's `/api/show` `capabilities` ("completion", "vision", …); default completion and tools. */
+  capabilities?: string[];
+  /** OpenRouter's `architecture.input_modalities` on `/v1/models` ("text", "image"); without it none. */
+  inputModalities?: string[];
 }
 
 export interface ScriptedModelServer {
@@ -208,6 +212,7 @@ export async function startScriptedModelServer(
         created: 1_700_000_000,
         owned_by: 'scripted',
         ...trainedLength(model, options.llamaCppContext !== undefined),
+        ...(model.inputModalities ? { architecture: { input_modalities: model.inputModalities } } : {}),
       }));
       return sendJson(res, 200, { object: 'list', data });
     }
@@ -283,7 +288,7 @@ export async function startScriptedModelServer(
         ...parameters,
         details: { family: 'llama', format: 'gguf' },
         model_info: { 'general.architecture': 'llama', ...contextLength },
-        capabilities: ['completion', 'tools'],
+        capabilities: model.capabilities ?? ['completion', 'tools'],
       });
     }
     if (route === 'GET /api/ps') {

@@ -172,6 +172,18 @@ export const appMigrations: readonly Migration[] = [
       CREATE INDEX write_records_session ON write_records(session_id, id);
       CREATE INDEX write_records_path ON write_records(vault, path, id);
     `),
+  // Images given to models (attached, or embedded in a note a model read), by the SHA-256 of the bytes
+  // kept: downscaled, re-encoded and stripped of metadata; a message's text names them by hash.
+  (db) =>
+    db.exec(`
+      CREATE TABLE images (
+        hash TEXT PRIMARY KEY,
+        media_type TEXT NOT NULL,
+        width INTEGER NOT NULL,
+        height INTEGER NOT NULL,
+        data BLOB NOT NULL
+      );
+    `),
 ];
 
 export function openAppDatabase(dataDir: string, onNotice?: (message: string) => void): SqliteDatabase {
