@@ -174,7 +174,9 @@ describe('images a model cannot take, or that are not images', () => {
       ...openAi(),
     );
     expect(code).not.toBe(0);
-    expect(err).toMatch(/This model cannot see images: scripted-model takes text only/);
+    expect(err).toMatch(
+      /“photo\.jpg” cannot be sent: this model cannot see images \(scripted-model takes text only\)/,
+    );
     expect(server.chatRequests).toHaveLength(0);
   });
 

@@ -6,22 +6,22 @@ import { ImageRefusal } from './image-normalize';
 import type { ImageStore } from './image-store';
 
 /** The sentence a model that takes no images is refused with, before anything is sent. */
-export const cannotSeeImages = (model: string) =>
-  `This model cannot see images: ${model} takes text only. Choose a model that sees images, or set “Sees images” for this model in Settings → Model if it does.`;
+export const cannotSeeImages = (model: string, name?: string) =>
+  `${name ? `“${name}” cannot be sent: this` : 'This'} model cannot see images (${model} takes text only). Choose a model that sees images, or set “Sees images” for this model in Settings → Model if it does.`;
 
 /** Images dropped, pasted or attached (`kasten ask --attach`), for the attachment intake. */
 export function imageIntake(
   store: ImageStore,
   vision: () => Promise<{ sees: boolean; model: string }>,
 ): ImageIntake {
-  const refuseUnseeing = async () => {
+  const refuseUnseeing = async (name?: string) => {
     const { sees, model } = await vision();
-    if (!sees) throw new AppError('unsupported', cannotSeeImages(model));
+    if (!sees) throw new AppError('unsupported', cannotSeeImages(model, name));
   };
   return {
     isImage: isImageFile,
     async read(name, bytes): Promise<AttachmentResult> {
-      await refuseUnseeing();
+      await refuseUnseeing(name);
       try {
         return await imageAttachment(store, name, bytes);
       } catch (error) {

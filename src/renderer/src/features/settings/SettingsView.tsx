@@ -6,6 +6,7 @@ import { KeyConfirmation } from './KeyConfirmation';
 import { presetOf, presets } from './model-presets';
 import { useSettingsStore } from './settings-store';
 import { SummaryModelField } from './SummaryModelField';
+import { VisionSetting } from './VisionSetting';
 import { ContextSettingsSection } from '../context/ContextSettingsSection';
 import { SemanticSearchSettings } from '../embeddings/SemanticSearchSettings';
 import { SummarySettings } from './SummarySettings';
@@ -45,6 +46,7 @@ export function SettingsView() {
           </button>
         </header>
         {setup ? <ModelForm saved={setup.settings} /> : <p className="muted">{error ?? 'Loading…'}</p>}
+        {setup && <VisionSetting model={setup.settings.model} />}
         {setup && <SummarySettings />}
         {setup && <ContextSettingsSection />}
         {/* Sections whose height comes with data loaded later go last: one opened by a hint stays in view. */}
