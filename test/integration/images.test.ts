@@ -308,3 +308,68 @@ describe('images embedded in notes', () => {
     expect(text).toContain('![](../outside.png)');
   });
 });
+
+describe('images in the conversation', () => {
+  const imageUrls = () =>
+    (lastBody().messages as { role: string; content: unknown }[]).map((message) =>
+      Array.isArray(message.content)
+        ? (message.content as { type: string }[]).filter((part) => part.type === 'image_url').length
+        : 0,
+    );
+
+  it('a note read_note reads brings its image in a user message right after the tool result', async () => {
+    writeFileSync(join(workspace.vault, 'Map.md'), '# Map\n\n![[map.png]]\n');
+    writeFileSync(join(workspace.vault, 'map.png'), await smallPng());
+    server.script([
+      { toolCalls: [{ name: 'read_note', arguments: { note: 'Map' } }] },
+      { text: 'A red map.' },
+    ]);
+    const { code, err } = await kasten(
+      'ask',
+      workspace.vault,
+      'What does my map look like?',
+      '--vision',
+      'on',
+      ...openAi(),
+    );
+    expect(code, err).toBe(0);
+    const messages = lastBody().messages as { role: string; content: unknown }[];
+    const tool = messages.findIndex((message) => message.role === 'tool');
+    expect(String(messages[tool]!.content)).toContain('[image “map.png”: shown in the next message]');
+    expect(messages[tool + 1]!.role).toBe('user');
+    expect(imageUrls()[tool + 1]).toBe(1);
+  });
+
+  it('an attached image keeps its place in the history: the next question’s request sends it again with its message', async () => {
+    const first = await kasten(
+      'ask',
+      workspace.vault,
+      'What is in this picture?',
+      '--attach',
+      join(files, 'photo.jpg'),
+      '--vision',
+      'on',
+      '--json',
+      ...openAi(),
+    );
+    expect(first.code, first.err).toBe(0);
+    const { sessionId } = JSON.parse(first.out) as { sessionId: string };
+    const again = await kasten(
+      'ask',
+      workspace.vault,
+      'And its colours?',
+      '--session',
+      sessionId,
+      '--vision',
+      'on',
+      ...openAi(),
+    );
+    expect(again.code, again.err).toBe(0);
+    const counts = imageUrls();
+    const roles = (lastBody().messages as { role: string }[]).map((message) => message.role);
+    // The image rides with the first question, not the second.
+    expect(counts.reduce((sum, count) => sum + count, 0)).toBe(1);
+    expect(roles[counts.indexOf(1)]).toBe('user');
+    expect(counts.indexOf(1)).toBeLessThan(roles.lastIndexOf('user'));
+  });
+});
