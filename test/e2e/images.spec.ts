@@ -20,7 +20,11 @@ test.beforeEach(async () => {
   workspace = tempWorkspace('chat');
   files = mkdtempSync(join(tmpdir(), 'kasten-images-'));
   model = await startScriptedModelServer({ models: [{ id: 'gpt-4o' }] });
-  model.script(() => ({ text: 'A heron standing in shallow water at dusk.' }));
+  // About what Kasten counts for the request (the image's 1,105 tokens and the rest), as a server reports it.
+  model.script(() => ({
+    text: 'A heron standing in shallow water at dusk.',
+    usage: { promptTokens: 1990, completionTokens: 11 },
+  }));
   // gpt-4o: the server's model list says nothing of images, so the known-models table decides.
   server = await startKastenServer({
     vault: workspace.vault,
