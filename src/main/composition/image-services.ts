@@ -3,6 +3,7 @@ import type { ModelVision } from '../../shared/images-contract';
 import { imageIntake } from '../images/image-intake';
 import { ImageStore } from '../images/image-store';
 import { withEmbeddedImages } from '../images/note-image-embeds';
+import { RecentResults } from '../images/recent-results';
 import { VisionCapability, visionKey } from '../images/vision-capability';
 import { visionModel } from '../images/vision-model';
 import { VisionSettings } from '../images/vision-settings';
@@ -37,6 +38,8 @@ export function imageServices(
     return { model: chosen.model, ...found, choice: settings.choice(visionKey(chosen)) };
   };
   const sees = async () => (await vision()).sees;
+  // The meter reads the notes a draft links as it is typed: their images are decoded once a while.
+  const embedded = new RecentResults<string>(20, 30_000);
   return {
     store,
     vision,
@@ -49,11 +52,13 @@ export function imageServices(
     async readNote(path: string) {
       const note = await vault.readNote(path);
       if (!(await sees().catch(() => false))) return note;
-      const content = await withEmbeddedImages(path, note.content, {
-        links: (source, text) => index.linksIn(source, text),
-        readFile: async (file) => Buffer.from((await vault.readAttachment(file)).base64, 'base64'),
-        store,
-      });
+      const content = await embedded.get(`${path}\u0000${note.content}`, () =>
+        withEmbeddedImages(path, note.content, {
+          links: (source, text) => index.linksIn(source, text),
+          readFile: async (file) => Buffer.from((await vault.readAttachment(file)).base64, 'base64'),
+          store,
+        }),
+      );
       return { ...note, content };
     },
   };

@@ -12,6 +12,12 @@ export interface VisionModelOptions {
   image: (hash: string) => NormalizedImage | null;
 }
 
+/**
+ * The tools whose results hold images Kasten put there itself (a note's embeds, an attached image): a
+ * marker in any other tool's output (an MCP server's, a web page) came from outside and is not followed.
+ */
+const imageTools: ReadonlySet<string> = new Set(['read_note', 'read_attachment']);
+
 /** What stands in a text for an image that is not sent, and why. */
 const notShown = (image: ImageMarker, why: string) => `[image “${image.name}”: ${why}]`;
 
@@ -56,6 +62,7 @@ async function sent(message: LlmMessage, sees: boolean, options: VisionModelOpti
     let output = '';
     for (const segment of imageSegments(result.output)) {
       if (segment.type === 'text') output += segment.text;
+      else if (!imageTools.has(result.name)) output += notShown(segment.image, 'not an image Kasten read');
       else {
         const part = sees ? await imagePart(segment.image, options) : null;
         if (part)
