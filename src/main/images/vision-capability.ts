@@ -1,5 +1,12 @@
 import type { ModelSettings } from '../../shared/chat-domain';
-import { isRecord, requestJson, serverRoot, trimmedBaseUrl, type FetchFunction } from '../llm/model-list';
+import {
+  isRecord,
+  looksLikeOllama,
+  requestJson,
+  serverRoot,
+  trimmedBaseUrl,
+  type FetchFunction,
+} from '../llm/model-list';
 import { knownToSeeImages } from './known-vision-models';
 import type { VisionChoice } from './vision-settings';
 
@@ -47,7 +54,8 @@ export class VisionCapability {
 
   /** What the server says of the model; null when it says nothing (or cannot be reached). */
   private async fromServer(settings: ModelSettings, apiKey: string | null): Promise<Vision | null> {
-    if (settings.provider === 'ollama') {
+    // Ollama's OpenAI-compatible API on its own port has /api/show beside /v1.
+    if (looksLikeOllama(settings)) {
       const url = `${serverRoot(settings)}/api/show`;
       const show = await requestJson(
         settings,

@@ -56,6 +56,14 @@ describe('whether the configured model sees images', () => {
     expect(asked).toEqual(['/api/show']);
   });
 
+  it('asks /api/show of Ollama’s OpenAI-compatible API too, on Ollama’s port', async () => {
+    const { fetchImpl, asked } = server({ '/api/show': { capabilities: ['completion', 'vision'] } });
+    const vision = new VisionCapability(() => 'auto', null, fetchImpl);
+    const v1 = settings({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'my-own-model' });
+    expect(await vision.of(v1, null)).toEqual({ sees: true, source: 'ollama' });
+    expect(asked).toEqual(['/api/show']);
+  });
+
   it('believes Ollama over the table: a llava that lists no vision does not see', async () => {
     const { fetchImpl } = server({ '/api/show': { capabilities: ['completion'] } });
     const vision = new VisionCapability(() => 'auto', null, fetchImpl);
