@@ -13,9 +13,13 @@ export const maxImagesPerMessage = 20;
 const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>
   signature.every((byte, index) => bytes[at + index] === byte);
 
-/** Whether a dropped file is an image, by its name or by its first bytes (a pasted screenshot has no name). */
+/**
+ * Whether a dropped file is an image: by its extension, or by its first bytes when its name has none (a
+ * pasted picture may come unnamed). A file named as text is read as text, whatever its bytes.
+ */
 export function isImageFile(name: string, bytes: Uint8Array): boolean {
-  if (imageAttachmentExtensions.has(attachmentExtension(name))) return true;
+  const extension = attachmentExtension(name);
+  if (extension !== '') return imageAttachmentExtensions.has(extension);
   return (
     startsWith(bytes, [0x89, 0x50, 0x4e, 0x47]) || // PNG
     startsWith(bytes, [0xff, 0xd8, 0xff]) || // JPEG

@@ -7,7 +7,7 @@ import type { ImageStore } from './image-store';
 
 /** The sentence a model that takes no images is refused with, before anything is sent. */
 export const cannotSeeImages = (model: string, name?: string) =>
-  `${name ? `“${name}” cannot be sent: this` : 'This'} model cannot see images (${model} takes text only). Choose a model that sees images, or set “Sees images” for this model in Settings → Model if it does.`;
+  `${name ? `“${name}” cannot be sent: this` : 'This'} model cannot see images (${model} takes text only). Choose a model that sees images, or set “Sees images” for this model in Settings → Images if it does.`;
 
 /** Images dropped, pasted or attached (`kasten ask --attach`), for the attachment intake. */
 export function imageIntake(
