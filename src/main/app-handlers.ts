@@ -22,6 +22,8 @@ import { itemHandlers } from './items/item-handlers';
 import type { PriceBook } from './llm/price-book';
 import { priceHandlers } from './llm/price-handlers';
 import { promptHandlers, type PromptServices } from './prompts/prompt-services';
+import { imageHandlers } from './images/image-handlers';
+import type { ImageServices } from './composition/image-services';
 
 /** The services behind the core channels (the embeddings', writes' and items' have handlers of their own). */
 export interface CoreServices {
@@ -55,6 +57,7 @@ type CoreChannels = Exclude<
   | `mcp:${string}`
   | `prices:${string}`
   | `prompts:${string}`
+  | `images:${string}`
 >;
 
 /** The handlers of the core channels: parse is done by the host; each is one service call. */
@@ -176,6 +179,7 @@ export interface AppServices {
   llm: ModelServices;
   embeddings: EmbeddingServices;
   items: ItemServices;
+  images: ImageServices;
   conversations: ChatServices;
   prompts: PromptServices;
   events: AppEvents;
@@ -183,7 +187,7 @@ export interface AppServices {
 
 /** Every channel's handler: the contract's one way into the services, for every host. */
 export function appHandlers(info: AppInfo, services: AppServices): Handlers {
-  const { vaults, llm, embeddings, items, conversations, prompts, events } = services;
+  const { vaults, llm, embeddings, items, images, conversations, prompts, events } = services;
   const { chat, context } = conversations;
   return {
     ...coreHandlers({
@@ -202,6 +206,7 @@ export function appHandlers(info: AppInfo, services: AppServices): Handlers {
     }),
     ...embeddings.handlers,
     ...priceHandlers(llm.prices),
+    ...imageHandlers({ vision: images.vision, setChoice: images.setChoice }),
     ...writeHandlers(conversations.writes, conversations.undo, events),
     ...chatWriteHandlers(conversations.writes, conversations.chat, conversations.undo),
     ...itemHandlers({

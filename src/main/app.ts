@@ -9,6 +9,7 @@ import type { AppOptions } from './composition/app-options';
 import { chatServices } from './composition/chat-services';
 import { promptServices } from './prompts/prompt-services';
 import { embeddingServices, type EmbeddingServices } from './composition/embedding-services';
+import { imageServices } from './composition/image-services';
 import { itemServices } from './composition/item-services';
 import { modelServices } from './composition/model-services';
 import { requestServices } from './composition/request-services';
@@ -58,8 +59,9 @@ export function createApp(options: AppOptions): KastenApp {
   const llm = modelServices(options, vaults, events);
   const embeddings = embeddingServices(options, vaults, llm, events);
   const request = requestServices(vaults.db, llm);
-  const items = itemServices(options, vaults, request, embeddings.texts);
-  const conversations = chatServices(options, { vaults, llm, embeddings, request, items, events });
+  const images = imageServices(options, vaults, llm, request);
+  const items = itemServices(options, vaults, request, embeddings.texts, images);
+  const conversations = chatServices(options, { vaults, llm, embeddings, request, items, images, events });
   const prompts = promptServices(vaults, request, embeddings.texts, options.now);
 
   const info: AppInfo = {
@@ -75,6 +77,7 @@ export function createApp(options: AppOptions): KastenApp {
     llm,
     embeddings,
     items,
+    images,
     conversations,
     prompts,
     events,

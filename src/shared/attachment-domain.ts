@@ -1,5 +1,5 @@
 /** How Kasten reads an attached file; `code` carries a language for a fenced block. */
-export type AttachmentKind = 'markdown' | 'text' | 'code' | 'pdf';
+export type AttachmentKind = 'markdown' | 'text' | 'code' | 'pdf' | 'image';
 
 /** Why an attached file was not read; `message` says it to the user. */
 export type AttachmentRefusalCode =
@@ -128,6 +128,14 @@ export const unsupportedAttachmentExtensions: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/**
+ * Images the main process takes for models that see them (it decides, knowing the model): not refused
+ * by name before reading, though the text reader refuses them.
+ */
+export const imageAttachmentExtensions: ReadonlySet<string> = new Set(
+  'png jpg jpeg jfif gif webp avif tif tiff heic heif svg'.split(' '),
+);
+
 /** The extension of a file name in lower case, without the dot; '' when it has none. */
 export function attachmentExtension(name: string): string {
   const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
@@ -176,4 +184,14 @@ export function refuseBeforeReading(name: string, size: number): AttachmentRefus
   if (unsupportedAttachmentExtensions.has(attachmentExtension(name)))
     return refuseAttachment(name, 'unsupported');
   return null;
+}
+
+/**
+ * What the composer and `kasten ask --attach` refuse before handing a file over: as `refuseBeforeReading`,
+ * except that images are left to the main process, which knows whether the model sees them.
+ */
+export function refuseBeforeSending(name: string, size: number): AttachmentRefusal | null {
+  const image = imageAttachmentExtensions.has(attachmentExtension(name));
+  if (image && size > 0 && size <= maxAttachmentBytes) return null;
+  return refuseBeforeReading(name, size);
 }

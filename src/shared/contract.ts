@@ -57,6 +57,7 @@ import { itemEvents, itemRequests, sendItems } from './items-contract';
 import { promptRequests } from './prompts-contract';
 import { chatWriteRequests } from './chat-writes-contract';
 import { noteSelectionSchema } from './selection-domain';
+import { imageRequests } from './images-contract';
 import { agentPromptPlacements } from './context-items-domain';
 
 export type { EventDefinition, RequestDefinition } from './contract-definitions';
@@ -196,7 +197,8 @@ export const requests = {
       .object({
         sessionId: sessionId.optional(),
         text: z.string().min(1, 'The message is empty.').max(200_000),
-        attachments: z.array(z.string().min(1).max(100)).max(20).optional(),
+        // Images are capped per message in words (images/image-attachment.ts), below this bound.
+        attachments: z.array(z.string().min(1).max(100)).max(100).optional(),
         items: sendItems.optional(),
         selection: noteSelectionSchema.optional(),
         prompt: z
@@ -335,6 +337,7 @@ export const requests = {
   ...costRequests,
   ...promptRequests,
   ...chatWriteRequests,
+  ...imageRequests,
 } as const;
 
 /** Every event the main process pushes. */

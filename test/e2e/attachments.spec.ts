@@ -54,7 +54,7 @@ test('a PDF and a Markdown file dropped on the composer, and code pasted, show t
   await page.screenshot({ path: 'test-results/context-items/message-files.png' });
 });
 
-test('files picked with the paperclip: a scanned PDF is refused with its reason, an image without being uploaded, and a removed file is not sent', async ({
+test('files picked with the paperclip: a scanned PDF is refused with its reason, an image because the model cannot see images, and a removed file is not sent', async ({
   page,
 }) => {
   const app = new AppPage(page);
@@ -83,10 +83,12 @@ test('files picked with the paperclip: a scanned PDF is refused with its reason,
   const scan = chips.filter({ hasText: 'scan.pdf' });
   await expect(scan).toHaveAttribute('data-state', 'refused');
   await expect(scan).toContainText('“scan.pdf” has no text to read: its pages are images only');
-  await expect(chips.filter({ hasText: 'photo.png' })).toContainText('is not a kind of file Kasten can read');
+  await expect(chips.filter({ hasText: 'photo.png' })).toContainText(
+    '“photo.png” cannot be sent: this model cannot see images',
+  );
   const code = chips.filter({ hasText: 'greet.py' });
   await expect(code).toContainText(/code · \d+ tokens/);
-  expect(prepared.sort()).toEqual(['greet.py', 'scan.pdf']);
+  expect(prepared.sort()).toEqual(['greet.py', 'photo.png', 'scan.pdf']);
   await page.screenshot({ path: 'test-results/context-items/composer-refusals.png' });
 
   await scan.getByRole('button', { name: 'Dismiss the message about scan.pdf' }).click();

@@ -106,6 +106,10 @@ export interface ScriptedModel {
   numCtx?: number;
   /** OpenRouter's `pricing` on `/v1/models`: US dollars per token as strings (`prompt`, `completion`…). */
   pricing?: Record<string, unknown>;
+  /** Ollama's `/api/show` `capabilities` ("completion", "vision", …); default completion and tools. */
+  capabilities?: string[];
+  /** OpenRouter's `architecture.input_modalities` on `/v1/models` ("text", "image"); without it none. */
+  inputModalities?: string[];
 }
 
 export interface ScriptedModelServer {
@@ -211,6 +215,7 @@ export async function startScriptedModelServer(
         owned_by: 'scripted',
         ...trainedLength(model, options.llamaCppContext !== undefined),
         ...(model.pricing === undefined ? {} : { pricing: model.pricing }),
+        ...(model.inputModalities ? { architecture: { input_modalities: model.inputModalities } } : {}),
       }));
       return sendJson(res, 200, { object: 'list', data });
     }
@@ -286,7 +291,7 @@ export async function startScriptedModelServer(
         ...parameters,
         details: { family: 'llama', format: 'gguf' },
         model_info: { 'general.architecture': 'llama', ...contextLength },
-        capabilities: ['completion', 'tools'],
+        capabilities: model.capabilities ?? ['completion', 'tools'],
       });
     }
     if (route === 'GET /api/ps') {

@@ -146,7 +146,7 @@ export class ChatService {
     const vault = this.options.vault();
     const model = this.options.model();
     // Everything that can be wrong is checked before the chat or the message is made.
-    this.options.attachments?.intake.check(input.attachments ?? []);
+    await this.options.attachments?.intake.check(input.attachments ?? []);
     const items = await this.checkItems(input.items);
     if (input.selection) selectedNote(input.selection, vault.tools);
     const session = input.sessionId

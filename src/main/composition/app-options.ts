@@ -42,6 +42,8 @@ export interface AppOptions {
    * written at once (`kasten ask --allow-writes`).
    */
   writes?: WriteMode;
+  /** Whether the chat model sees images, for this run (`kasten ask --vision on|off`); otherwise found out. */
+  vision?: boolean;
   /** The clock of the date and time the model is told (tests replay chats over days). */
   now?: () => Date;
 }

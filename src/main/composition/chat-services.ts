@@ -14,6 +14,7 @@ import { ChatExporter } from '../export/chat-export';
 import { SessionContext } from '../request/session-context';
 import type { AppOptions } from './app-options';
 import type { EmbeddingServices } from './embedding-services';
+import type { ImageServices } from './image-services';
 import type { ItemServices } from './item-services';
 import type { ModelServices } from './model-services';
 import type { RequestServices } from './request-services';
@@ -26,12 +27,13 @@ export interface ChatFoundations {
   embeddings: EmbeddingServices;
   request: RequestServices;
   items: ItemServices;
+  images: ImageServices;
   events: AppEvents;
 }
 
 /** Chat sessions and their answers, the context engine's view of them, writes, exports and drafts. */
 export function chatServices(options: AppOptions, foundations: ChatFoundations) {
-  const { vaults, embeddings, request, items, events } = foundations;
+  const { vaults, embeddings, request, items, images, events } = foundations;
   const { models, prices, summaries } = foundations.llm;
   const { db, vault, index } = vaults;
   const writes: VaultWrites = {
@@ -47,7 +49,8 @@ export function chatServices(options: AppOptions, foundations: ChatFoundations) 
     const open = vault.summary();
     if (!open) throw new AppError('no-vault', 'No vault is open.');
     const tools: ToolVault = {
-      readNote: vaults.readNote,
+      // A note the model reads brings the images it embeds, for a model that sees them.
+      readNote: (path: string) => images.readNote(path),
       index,
       search: embeddings.search,
       related: embeddings.related,
@@ -80,7 +83,7 @@ export function chatServices(options: AppOptions, foundations: ChatFoundations) 
     store: request.chatStore,
     events,
     vault: openVault,
-    model: () => models.chatModel(),
+    model: () => images.withImages(models.chatModel()),
     price: () => prices.quote(),
     indexed: () => index.whenIdle(),
     context,

@@ -13,6 +13,7 @@ import { McpServers } from '../mcp/mcp-servers';
 import { builtInTools } from '../tools/built-in-tools';
 import { ToolRegistry } from '../tools/tool-registry';
 import type { AppOptions } from './app-options';
+import type { ImageServices } from './image-services';
 import type { RequestServices } from './request-services';
 import type { VaultServices } from './vault-services';
 
@@ -28,6 +29,7 @@ export function itemServices(
   { db, index, openPath, readNote }: VaultServices,
   { tokensOf, attachmentRoom }: RequestServices,
   vectors: TextVectors,
+  images: Pick<ImageServices, 'intake'>,
 ) {
   /** Every tool; the MCP servers' are registered in it as they are listed. */
   const tools = new ToolRegistry(builtInTools);
@@ -35,7 +37,12 @@ export function itemServices(
   const mcpSettings = new McpSettingsStore(db);
   const attachments = new AttachmentStore(db);
   const reader = createAttachmentReader(attachmentWorkerBeside(options.indexWorker));
-  const intake = new AttachmentIntake({ reader, tokens: tokensOf, room: attachmentRoom });
+  const intake = new AttachmentIntake({
+    reader,
+    tokens: tokensOf,
+    room: attachmentRoom,
+    images: images.intake,
+  });
   const service = new ItemService({
     settings: new ItemSettingsStore(db, openPath),
     sessions: new SessionItemsStore(db),

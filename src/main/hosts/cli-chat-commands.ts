@@ -33,6 +33,8 @@ export interface ChatCommandArguments {
   focus?: string;
   /** `ask --allow-writes`: the model may create and append to notes, written without asking. */
   allowWrites?: boolean;
+  /** `ask --vision on|off`: whether the model sees images, for this run. */
+  vision?: boolean;
   /** `ask --pin`, `--attach`, `--rule`. */
   items?: AskItemFlags;
   /** `ask --prompt NAME [--note PATH] [--selection TEXT]`. */
@@ -46,6 +48,7 @@ export const chatCommandUsage = `  kasten ask <vault> "question" [--session ID] 
        [--summary-model NAME]                               the model that writes summaries (default: the chat model)
        [--strategy discard|summarize|hybrid] [--window N]   how this run fits the model's window
        [--allow-writes]                                     let the model create and append to notes (printed)
+       [--vision on|off]                                    whether the model sees images (--attach img.png)
 ${itemFlagUsage}
   kasten ask <vault> ["more words"] --prompt NAME [--note PATH] [--selection TEXT]
                                                             run a saved prompt, on a note of the vault
@@ -63,7 +66,11 @@ export async function runChatCommand(
 ): Promise<number> {
   // Nobody is there to approve a change: with --allow-writes each is written, and printed, at once.
   const writes = args.allowWrites ? 'automatic' : 'refused';
-  const app = await openCliApp(args.vault, env, args.model, { contextStrategy: args.strategy, writes });
+  const app = await openCliApp(args.vault, env, args.model, {
+    contextStrategy: args.strategy,
+    writes,
+    vision: args.vision,
+  });
   try {
     if (args.command === 'context') {
       const status = await call(app, 'context:status', { sessionId: args.sessionId });

@@ -49,6 +49,13 @@ function contextFlags(values: Record<string, string | boolean | undefined>) {
   return { strategy: strategy as ContextStrategy | undefined, window: tokens };
 }
 
+/** `--vision on|off`: whether this run's model sees images, whatever Kasten would find out. */
+function visionFlag(value: string | boolean | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new UsageError(`--vision must be on or off, not "${String(value)}".`);
+}
+
 export function chatCommand(
   command: (typeof chatCommands)[number],
   rest: string[],
@@ -85,7 +92,14 @@ export function chatCommand(
   };
   const args = { command, vault, question, sessionId, json: values.json === true, model, strategy, focus };
   return runChatCommand(
-    { ...args, allowWrites: values['allow-writes'] === true, items, yes: values.yes === true, savedPrompt },
+    {
+      ...args,
+      allowWrites: values['allow-writes'] === true,
+      vision: visionFlag(values.vision),
+      items,
+      yes: values.yes === true,
+      savedPrompt,
+    },
     chatEnv,
   );
 }

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { refuseBeforeReading } from '../../shared/attachment-domain';
+import { refuseBeforeSending } from '../../shared/attachment-domain';
 import type { RequestContext } from '../../shared/context-domain';
 import type { SendInput } from '../../shared/context-items-domain';
 import { readUpTo } from '../vault/vault-paths';
@@ -22,7 +22,7 @@ async function readAttachedFile(file: string): Promise<Buffer> {
     const stats = await handle.stat();
     if (!stats.isFile())
       throw new Error(`--attach: ${file} is not a regular file, so it cannot be attached.`);
-    const refusal = refuseBeforeReading(basename(file), stats.size);
+    const refusal = refuseBeforeSending(basename(file), stats.size);
     if (refusal) throw new Error(`--attach: ${refusal.message}`);
     return await readUpTo(handle, stats.size);
   } finally {

@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { AttachmentText } from '../../shared/attachment-domain';
+import type { AttachmentResult, AttachmentText } from '../../shared/attachment-domain';
 import type { PreparedAttachment } from '../../shared/context-items-domain';
 import { AppError } from '../app-error';
 import type { AttachmentReader } from '../attachments/attachment-reader';
 import { attachmentText } from './attachment-text';
+
+/** How the intake takes images (images/image-intake.ts). */
+export interface ImageIntake {
+  isImage(name: string, bytes: Uint8Array): boolean;
+  /** The image read and kept, or a refusal in words (also when the model cannot see images). */
+  read(name: string, bytes: Uint8Array): Promise<AttachmentResult>;
+  /** Throws an AppError when a message may not carry `count` images to the model. */
+  check(count: number): Promise<void>;
+}
 
 /** Files read and counted but not sent yet are let go after this long. */
 const keepMs = 60 * 60_000;
@@ -16,6 +25,8 @@ export interface AttachmentIntakeOptions {
   tokens: (text: string) => number;
   /** The most one file may take in a request of the open chat's model, and that model's window. */
   room: () => Promise<{ tokens: number; window: number }>;
+  /** Images, for models that see them (images/); without it an image is refused like any binary file. */
+  images?: ImageIntake;
   now?: () => number;
 }
 
@@ -36,7 +47,11 @@ export class AttachmentIntake {
   constructor(private readonly options: AttachmentIntakeOptions) {}
 
   async prepare(name: string, bytes: Uint8Array, signal?: AbortSignal): Promise<PreparedAttachment> {
-    const result = await this.options.reader.read(name, bytes, signal);
+    const images = this.options.images;
+    const result =
+      images?.isImage(name, bytes) === true
+        ? await images.read(name, bytes)
+        : await this.options.reader.read(name, bytes, signal);
     if (!result.ok) {
       throw new AppError(result.code === 'too-large' ? 'too-large' : 'unsupported', result.message);
     }
@@ -56,12 +71,17 @@ export class AttachmentIntake {
     return { token, name, kind, pages, bytes: size, tokens, truncated };
   }
 
-  /** Throws when a token is not known (any more): checked before a message is stored. */
-  check(tokens: readonly string[]): void {
+  /**
+   * Throws when a token is not known (any more), or the files hold more images than a message may, or
+   * images the model cannot see: checked before a message is stored.
+   */
+  async check(tokens: readonly string[]): Promise<void> {
     for (const token of tokens) {
       if (!this.waiting.has(token))
         throw new AppError('not-found', 'An attached file is not ready any more: attach it again.');
     }
+    const kinds = tokens.map((token) => this.waiting.get(token)!.file.kind);
+    await this.options.images?.check(kinds.filter((kind) => kind === 'image').length);
   }
 
   /** The files of a message being sent, with their counts, still waiting (the meter counts them). */
@@ -74,8 +94,12 @@ export class AttachmentIntake {
 
   /** The files of a message being sent, handed over once; a token not known any more is an error. */
   take(tokens: readonly string[]): { file: AttachmentText; tokens: number }[] {
-    this.check(tokens);
-    const files = tokens.map((token) => this.waiting.get(token)!);
+    const files = tokens.map((token) => {
+      const waiting = this.waiting.get(token);
+      if (!waiting)
+        throw new AppError('not-found', 'An attached file is not ready any more: attach it again.');
+      return waiting;
+    });
     for (const token of tokens) this.waiting.delete(token);
     return files.map(({ file, tokens: count }) => ({ file, tokens: count }));
   }

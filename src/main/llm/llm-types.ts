@@ -2,9 +2,14 @@ import type { z } from 'zod';
 
 /** A message as the chat service hands it to a model: provider-neutral. */
 export type LlmMessage =
-  | { role: 'user'; text: string }
+  /** `parts`, when given, is what is sent: the text with images in their places (see images/). */
+  | { role: 'user'; text: string; parts?: LlmUserPart[] }
   | { role: 'assistant'; text: string; toolCalls: LlmToolCall[] }
   | { role: 'tool'; results: LlmToolResult[] };
+
+/** A run of a user message's text, or an image as its provider takes it. */
+export type LlmUserPart =
+  { type: 'text'; text: string } | { type: 'image'; data: Uint8Array; mediaType: string };
 
 export interface LlmToolCall {
   id: string;

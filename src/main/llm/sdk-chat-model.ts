@@ -165,7 +165,24 @@ function invalidCallMessage(name: string, error: unknown): string {
 
 function toModelMessages(messages: LlmMessage[]): ModelMessage[] {
   return messages.map((message): ModelMessage => {
-    if (message.role === 'user') return { role: 'user', content: message.text };
+    if (message.role === 'user') {
+      if (!message.parts) return { role: 'user', content: message.text };
+      // Each provider's package writes an image part in its own form: an OpenAI `image_url` data URL, an
+      // Anthropic base64 image block, an entry of Ollama's `images`.
+      return {
+        role: 'user',
+        content: message.parts.map((part) =>
+          part.type === 'text'
+            ? { type: 'text' as const, text: part.text }
+            : // As base64: Ollama's package puts the data into `images` as it is given.
+              {
+                type: 'file' as const,
+                data: Buffer.from(part.data).toString('base64'),
+                mediaType: part.mediaType,
+              },
+        ),
+      };
+    }
     if (message.role === 'assistant') {
       return {
         role: 'assistant',

@@ -30,7 +30,8 @@ import { defaultContextOptions, type ContextOptions } from './context-options';
 import type { ContextLengthError } from './context-length-error';
 import type { AssembleInput, ModelProfile } from './context-types';
 import { TokenCounter } from './count/token-counter';
-import { tokenizerFor, type EncodingName } from './count/token-encodings';
+import { tokenizerFor } from './count/token-encodings';
+import { imageRuleFor } from '../images/image-rules';
 
 export interface ContextEngineDependencies {
   calibrations: CalibrationStore;
@@ -39,7 +40,7 @@ export interface ContextEngineDependencies {
 
 /** Counts, budgets, prunes and compacts model requests. One per app: its caches serve every session. */
 export class ContextEngine {
-  private readonly counters = new Map<EncodingName, TokenCounter>();
+  private readonly counters = new Map<string, TokenCounter>();
   private options: ContextOptions;
 
   constructor(private readonly dependencies: ContextEngineDependencies) {
@@ -131,11 +132,14 @@ export class ContextEngine {
   }
 
   private counter(model: ModelProfile): TokenCounter {
-    const { encoding } = tokenizerFor(model.model, model.provider);
-    let counter = this.counters.get(encoding);
+    const { encoding, family, factor } = tokenizerFor(model.model, model.provider);
+    // Images are counted by the provider's rule: one counter per encoding and rule.
+    const rule = imageRuleFor(family);
+    const key = `${encoding} ${rule}`;
+    let counter = this.counters.get(key);
     if (!counter) {
-      counter = new TokenCounter(encoding);
-      this.counters.set(encoding, counter);
+      counter = new TokenCounter(encoding, undefined, { rule, factor });
+      this.counters.set(key, counter);
     }
     return counter;
   }

@@ -2,6 +2,8 @@ import type { Budget } from './budget';
 import type { ContextEngine } from './context-engine';
 import type { ModelProfile } from './context-types';
 import type { ContextWindow } from '../../shared/chat-domain';
+import { imageRuleFor, type ImageRule } from '../images/image-rules';
+import { tokenizerFor } from './count/token-encodings';
 
 /**
  * The one count and room every source of a request is sized with (notes, rules, tool schemas,
@@ -27,6 +29,12 @@ export class RequestCount {
   async budget(window?: ContextWindow): Promise<Budget> {
     const { tokens } = window ?? (await this.window());
     return this.engine.budget(this.profile(), tokens);
+  }
+
+  /** The rule the configured model's images are fitted and counted by (its family's provider's). */
+  imageRule(): ImageRule {
+    const { model, provider } = this.profile();
+    return imageRuleFor(tokenizerFor(model, provider).family);
   }
 
   /** The most one attached file may take (an item's share of usable), and the window it is in. */

@@ -174,6 +174,18 @@ export const appMigrations: readonly Migration[] = [
     `),
   // Each chat's choice about writes: ask before each one (the default), or write at once ('allow').
   (db) => db.exec("ALTER TABLE sessions ADD COLUMN writes TEXT NOT NULL DEFAULT 'ask'"),
+  // Images given to models (attached, or embedded in a note a model read), by the SHA-256 of the bytes
+  // kept: downscaled, re-encoded and stripped of metadata; a message's text names them by hash.
+  (db) =>
+    db.exec(`
+      CREATE TABLE images (
+        hash TEXT PRIMARY KEY,
+        media_type TEXT NOT NULL,
+        width INTEGER NOT NULL,
+        height INTEGER NOT NULL,
+        data BLOB NOT NULL
+      );
+    `),
 ];
 
 export function openAppDatabase(dataDir: string, onNotice?: (message: string) => void): SqliteDatabase {

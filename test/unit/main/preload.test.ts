@@ -33,6 +33,7 @@ describe('preload', () => {
       'drafts',
       'embeddings',
       'health',
+      'images',
       'index',
       'items',
       'links',

@@ -3,6 +3,7 @@ import { ContentCache } from './content-cache';
 import type { ToolSchema } from '../context-types';
 import { cutHeadTail, type Cut } from '../fit/head-tail';
 import { encodingCounter, type EncodingName } from './token-encodings';
+import { countingImages, type ImageCounting } from './image-count';
 
 /** What every chat message costs besides its content (role and separators), as OpenAI documents it. */
 export const messageOverhead = 3;
@@ -22,8 +23,11 @@ export class TokenCounter {
   constructor(
     readonly encoding: EncodingName,
     private readonly counts = new ContentCache<number>(),
+    /** How images in a text are counted; without it a marker counts as the text it is. */
+    images?: ImageCounting,
   ) {
-    this.countRaw = encodingCounter(encoding);
+    const countText = encodingCounter(encoding);
+    this.countRaw = images ? countingImages(countText, images) : countText;
   }
 
   text(text: string): number {

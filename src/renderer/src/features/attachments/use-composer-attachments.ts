@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
-import { refuseBeforeReading } from '../../../../shared/attachment-domain';
+import { refuseBeforeSending } from '../../../../shared/attachment-domain';
 import type { PreparedAttachment } from '../../../../shared/context-items-domain';
 import { describeError, kasten } from '../../api';
 import { toBase64 } from './attachment-facts';
@@ -38,7 +38,7 @@ export function useComposerAttachments() {
         const refusal =
           accepted.current.size >= maxFiles
             ? `“${file.name}” was not added: a message can carry ${maxFiles} files.`
-            : (refuseBeforeReading(file.name, file.size)?.message ?? null);
+            : (refuseBeforeSending(file.name, file.size)?.message ?? null);
         const entry: ComposerFile = refusal
           ? { id, name: file.name, state: 'refused', prepared: null, message: refusal }
           : { id, name: file.name, state: 'reading', prepared: null, message: null };

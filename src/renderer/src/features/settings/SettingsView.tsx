@@ -6,6 +6,7 @@ import { KeyConfirmation } from './KeyConfirmation';
 import { presetOf, presets } from './model-presets';
 import { useSettingsStore } from './settings-store';
 import { SummaryModelField } from './SummaryModelField';
+import { VisionSetting } from './VisionSetting';
 import { ContextSettingsSection } from '../context/ContextSettingsSection';
 import { SemanticSearchSettings } from '../embeddings/SemanticSearchSettings';
 import { PriceSettings } from './PriceSettings';
@@ -47,6 +48,7 @@ export function SettingsView() {
           </button>
         </header>
         {setup ? <ModelForm saved={setup.settings} /> : <p className="muted">{error ?? 'Loading…'}</p>}
+        {setup && <VisionSetting model={setup.settings.model} />}
         {setup && <SummarySettings />}
         {setup && <PriceSettings />}
         {setup && <ContextSettingsSection />}
