@@ -33,7 +33,7 @@ const matchedBy: Record<SearchRanker, string> = {
   semantic: 'meaning',
 };
 
-const readNote = defineTool({
+export const readNote = defineTool({
   name: 'read_note',
   family: 'vault',
   description: 'Read a note of the vault (or one heading section of it). Returns it as a numbered document.',

@@ -1,3 +1,5 @@
+import { readNote } from '../chat/vault-tools';
+import { readAttachment } from '../items/read-attachment';
 import type { ChatModel, LlmMessage, LlmRequest, LlmUserPart } from '../llm/llm-types';
 import { imageSegments, mayHoldImages, type ImageMarker } from './image-marker';
 import { imageForProvider, type NormalizedImage } from './image-normalize';
@@ -16,7 +18,7 @@ export interface VisionModelOptions {
  * The tools whose results hold images Kasten put there itself (a note's embeds, an attached image): a
  * marker in any other tool's output (an MCP server's, a web page) came from outside and is not followed.
  */
-const imageTools: ReadonlySet<string> = new Set(['read_note', 'read_attachment']);
+const imageTools: ReadonlySet<string> = new Set([readNote.name, readAttachment.name]);
 
 /** What stands in a text for an image that is not sent, and why. */
 const notShown = (image: ImageMarker, why: string) => `[image “${image.name}”: ${why}]`;
@@ -24,7 +26,7 @@ const notShown = (image: ImageMarker, why: string) => `[image “${image.name}�
 /**
  * `model` with the images its requests name sent as images: each marker in a user message becomes an
  * image part in its place, scaled to the provider's limits; the images of a tool's result (a note
- * `read_note` gave) follow it in a user message, since only some providers take images in a tool
+ * read_note gave) follow it in a user message, since only some providers take images in a tool
  * result. For a model that does not take images, each marker becomes a line saying so.
  */
 export function visionModel(model: ChatModel, options: VisionModelOptions): ChatModel {

@@ -40,6 +40,7 @@ describe('preload', () => {
       'mcp',
       'models',
       'notes',
+      'prices',
       'prompts',
       'rules',
       'search',
