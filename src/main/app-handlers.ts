@@ -18,6 +18,7 @@ import type { ItemServices } from './composition/item-services';
 import type { ModelServices } from './composition/model-services';
 import type { VaultServices } from './composition/vault-services';
 import { itemHandlers } from './items/item-handlers';
+import { webHandlers } from './web/web-handlers';
 
 /** The services behind the core channels (the embeddings', writes' and items' have handlers of their own). */
 export interface CoreServices {
@@ -47,6 +48,7 @@ type CoreChannels = Exclude<
   | 'tools:list'
   | 'attachments:prepare'
   | `mcp:${string}`
+  | `web:${string}`
 >;
 
 /** The handlers of the core channels: parse is done by the host; each is one service call. */
@@ -190,6 +192,7 @@ export function appHandlers(info: AppInfo, services: AppServices): Handlers {
     }),
     ...embeddings.handlers,
     ...writeHandlers(conversations.writes, conversations.undo, events),
+    ...webHandlers({ pages: items.web, settings: items.webSettings, saver: conversations.webSaver }),
     ...itemHandlers({
       service: items.service,
       intake: items.intake,

@@ -158,7 +158,8 @@ export interface AttachmentPart {
 export type MessagePart = TextPart | ToolCallPart | ContextPart | AttachmentPart;
 
 /** How a note was used by a message. */
-export type ReferenceKind = 'direct' | 'broken' | 'read' | 'search-hit' | 'cited';
+/** `web`: a web page given with the question (its `path` is the page's address). */
+export type ReferenceKind = 'direct' | 'broken' | 'read' | 'search-hit' | 'cited' | 'web';
 
 export interface ChatReference {
   /** Vault-relative path; for a broken direct reference, the link target as typed. */

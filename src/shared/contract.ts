@@ -52,6 +52,7 @@ import type { MessageDelta } from './chat/message-delta';
 import { contextRequests } from './context-contract';
 import { modelSettings } from './model-settings-schema';
 import { itemEvents, itemRequests, sendItems } from './items-contract';
+import { webRequests } from './web-contract';
 import { agentPromptPlacements } from './context-items-domain';
 
 export type { EventDefinition, RequestDefinition } from './contract-definitions';
@@ -326,6 +327,7 @@ export const requests = {
   /** Saves the embedding model's settings; another model's vectors are dropped and rebuilt. */
   'embeddings:configure': request<EmbeddingStatus>()(embeddingSettingsSchema),
   ...itemRequests,
+  ...webRequests,
 } as const;
 
 /** Every event the main process pushes. */

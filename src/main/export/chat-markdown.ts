@@ -15,6 +15,7 @@ const kindWords: Record<ReferenceKind, string> = {
   broken: 'mentioned, not found',
   read: 'read',
   'search-hit': 'found by search',
+  web: 'web page',
   cited: 'cited',
 };
 

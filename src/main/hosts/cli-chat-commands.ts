@@ -32,6 +32,8 @@ export interface ChatCommandArguments {
   focus?: string;
   /** `ask --allow-writes`: the model may create and append to notes, written without asking. */
   allowWrites?: boolean;
+  /** `ask --allow-private-urls`: this run may fetch pages on loopback and private addresses. */
+  allowPrivateUrls?: boolean;
   /** `ask --pin`, `--attach`, `--rule`. */
   items?: AskItemFlags;
   /** `summarize --yes`: start even past `summariesWithoutAsking` notes, the estimate having been said. */
@@ -43,6 +45,8 @@ export const chatCommandUsage = `  kasten ask <vault> "question" [--session ID] 
        [--summary-model NAME]                               the model that writes summaries (default: the chat model)
        [--strategy discard|summarize|hybrid] [--window N]   how this run fits the model's window
        [--allow-writes]                                     let the model create and append to notes (printed)
+       [--allow-private-urls]                               fetch pages the question names on loopback and
+                                                            private addresses too (refused by default)
 ${itemFlagUsage}
   kasten context <vault> --session ID [--json]              what the session's next request would hold
   kasten compact <vault> --session ID [--focus TEXT] [--json]   summarize the session's older messages
@@ -58,7 +62,11 @@ export async function runChatCommand(
 ): Promise<number> {
   // Nobody is there to approve a change: with --allow-writes each is written, and printed, at once.
   const writes = args.allowWrites ? 'automatic' : 'refused';
-  const app = await openCliApp(args.vault, env, args.model, { contextStrategy: args.strategy, writes });
+  const app = await openCliApp(args.vault, env, args.model, {
+    contextStrategy: args.strategy,
+    writes,
+    ...(args.allowPrivateUrls ? { allowPrivateUrls: true } : {}),
+  });
   try {
     if (args.command === 'context') {
       const status = await call(app, 'context:status', { sessionId: args.sessionId });

@@ -82,7 +82,13 @@ export function chatCommand(
   };
   const args = { command, vault, question, sessionId, json: values.json === true, model, strategy, focus };
   return runChatCommand(
-    { ...args, allowWrites: values['allow-writes'] === true, items, yes: values.yes === true },
+    {
+      ...args,
+      allowWrites: values['allow-writes'] === true,
+      allowPrivateUrls: values['allow-private-urls'] === true,
+      items,
+      yes: values.yes === true,
+    },
     chatEnv,
   );
 }

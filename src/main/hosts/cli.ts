@@ -106,6 +106,7 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
         'embed-model': { type: 'string' },
         'embed-key-env': { type: 'string' },
         'allow-writes': { type: 'boolean' },
+        'allow-private-urls': { type: 'boolean' },
         out: { type: 'string' },
         update: { type: 'boolean' },
         pin: { type: 'string', multiple: true },

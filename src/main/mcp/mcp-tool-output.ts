@@ -142,6 +142,10 @@ function label(value: string): string {
 
 /** Wraps data from an MCP server so the model reads it as untrusted data, never as instructions. */
 export function wrapUntrusted(server: string, tool: string, data: string): string {
-  const source = `mcp:${label(server)}/${label(tool)}`;
+  return wrapUntrustedFrom(`mcp:${label(server)}/${label(tool)}`, data);
+}
+
+/** Wraps data from outside (an MCP server, a web page) labelled with its `source`, as untrusted data. */
+export function wrapUntrustedFrom(source: string, data: string): string {
   return `<tool-output source="${source}" trust="untrusted">\n${preamble}\n${neutralised(data)}\n</tool-output>`;
 }

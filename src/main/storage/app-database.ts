@@ -172,6 +172,12 @@ export const appMigrations: readonly Migration[] = [
       CREATE INDEX write_records_session ON write_records(session_id, id);
       CREATE INDEX write_records_path ON write_records(vault, path, id);
     `),
+  // A web page given with a message: its address, and its document number for citations.
+  (db) =>
+    db.exec(`
+      ALTER TABLE message_attachments ADD COLUMN url TEXT;
+      ALTER TABLE message_attachments ADD COLUMN document INTEGER;
+    `),
 ];
 
 export function openAppDatabase(dataDir: string, onNotice?: (message: string) => void): SqliteDatabase {

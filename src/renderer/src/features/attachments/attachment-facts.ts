@@ -5,6 +5,7 @@ const kindNames: Record<AttachmentKind, string> = {
   text: 'text',
   code: 'code',
   pdf: 'PDF',
+  web: 'web page',
 };
 
 /** A file's kind, pages and cost in a line: "PDF, 2 pages · 68 tokens", "Markdown · 1,204 tokens (cut)". */
