@@ -6,6 +6,8 @@ import { useIndexStore } from '../status/index-store';
 import { connectionProblem, useConnectionStore } from '../connection/connection-store';
 import { ComposerAttachmentChip } from '../attachments/AttachmentChip';
 import { useComposerAttachments } from '../attachments/use-composer-attachments';
+import { useComposerWebPages } from '../web/use-composer-web-pages';
+import { webAddressesIn } from '../../../../shared/web-addresses';
 import { useItemsStore } from '../items/items-store';
 import { sendItems } from '../items/session-items-view';
 import { useChatStore } from './chat-store';
@@ -51,6 +53,9 @@ export function Composer({ streaming }: { streaming: boolean }) {
   const input = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
   const files = useComposerAttachments();
+  const pages = useComposerWebPages(text);
+  const reading = files.reading || pages.reading;
+  const tokens = [...files.tokens, ...pages.tokens];
   useNoDropOutside();
   const vault = useVaultStore((state) => state.vault?.path ?? null);
   const sessionId = useChatStore((state) => state.session?.id ?? null);
@@ -77,7 +82,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
     keepDraft(vault, sessionId, next);
   };
   // The meter counts the files read for this message, as they will be sent.
-  const readyTokens = files.tokens.join('\n');
+  const readyTokens = tokens.join('\n');
   useEffect(() => {
     useContextStore.getState().setAttachments(readyTokens === '' ? [] : readyTokens.split('\n'));
   }, [readyTokens]);
@@ -91,7 +96,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
   const completion = useCompletion(text, caret, edit, setNotice);
 
   const submit = async () => {
-    if (streaming || sending || offline || files.reading || text.trim() === '') return;
+    if (streaming || sending || offline || reading || text.trim() === '') return;
     const command = compactCommand(text);
     if (command) {
       edit('');
@@ -102,10 +107,11 @@ export function Composer({ streaming }: { streaming: boolean }) {
     const { pending, pendingPrompt } = useItemsStore.getState();
     const items = chatStarted ? undefined : sendItems(pending);
     const prompt = chatStarted ? undefined : (pendingPrompt ?? undefined);
-    if (await send(text, { attachments: files.tokens, items, prompt })) {
+    if (await send(text, { attachments: tokens, items, prompt })) {
       edit('');
       if (vault) forgetDraft(vault, chatStarted ? sessionId : null);
       files.clear();
+      pages.clear();
       setNotice(null);
       useItemsStore.getState().clearPending();
     }
@@ -119,13 +125,14 @@ export function Composer({ streaming }: { streaming: boolean }) {
     }
   };
 
-  const blocked = sending || offline !== null || files.reading || text.trim() === '';
+  const blocked = sending || offline !== null || reading || text.trim() === '';
   return (
     <div
       className={`composer${dropping ? ' dropping' : ''}`}
       data-testid="composer-area"
       onDragOver={(event) => {
-        if (!event.dataTransfer.types.includes('Files')) return;
+        const types = event.dataTransfer.types;
+        if (!types.includes('Files') && !types.includes('text/uri-list')) return;
         event.preventDefault();
         event.dataTransfer.dropEffect = 'copy';
         setDropping(true);
@@ -135,7 +142,14 @@ export function Composer({ streaming }: { streaming: boolean }) {
       }}
       onDrop={(event) => {
         setDropping(false);
-        if (event.dataTransfer.files.length === 0) return;
+        if (event.dataTransfer.files.length === 0) {
+          // A link dropped from a browser joins the message as its address; its page is then fetched.
+          const address = webAddressesIn(event.dataTransfer.getData('text/uri-list'))[0];
+          if (!address) return;
+          event.preventDefault();
+          edit(text.trim() === '' ? address : `${text.trimEnd()} ${address}`);
+          return;
+        }
         event.preventDefault();
         files.add([...event.dataTransfer.files]);
       }}
@@ -161,6 +175,13 @@ export function Composer({ streaming }: { streaming: boolean }) {
         <div className="attachment-chips" data-testid="composer-attachments">
           {files.files.map((file) => (
             <ComposerAttachmentChip key={file.id} file={file} onRemove={() => files.remove(file.id)} />
+          ))}
+        </div>
+      )}
+      {pages.pages.length > 0 && (
+        <div className="attachment-chips" data-testid="composer-web-pages">
+          {pages.pages.map((page) => (
+            <ComposerAttachmentChip key={page.id} file={page} onRemove={() => pages.remove(page.id)} />
           ))}
         </div>
       )}
@@ -230,7 +251,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
               type="button"
               className="primary"
               disabled={blocked}
-              title={offline ?? (files.reading ? 'Waiting for the files to be read' : undefined)}
+              title={offline ?? (reading ? 'Waiting for the files and pages to be read' : undefined)}
               onClick={() => void submit()}
             >
               Send

@@ -1,8 +1,14 @@
 import { kasten } from '../../api';
 import { useNoteStore } from '../notes/note-store';
+import { isWebAddress, openWebPage } from '../web/open-web-page';
 
 /** Opens a note in the viewer, scrolled to `subpath` (a heading or `^block`) when the note has it. */
 export async function openReference(path: string, subpath: string | null = null): Promise<void> {
+  // A web page a question gave is cited like a note, and opens in the system browser.
+  if (isWebAddress(path)) {
+    openWebPage(path);
+    return;
+  }
   await useNoteStore.getState().open(path, null, subpath);
 }
 

@@ -15,7 +15,7 @@ export interface ReferenceEntry {
   viaAlias?: string;
 }
 
-const kindOrder: ReferenceKind[] = ['direct', 'broken', 'read', 'search-hit', 'cited'];
+const kindOrder: ReferenceKind[] = ['web', 'direct', 'broken', 'read', 'search-hit', 'cited'];
 
 /** The turn number of every message: a turn is a question and the answers that follow it. */
 function turnsOf(messages: ChatMessage[]): Map<number, number> {

@@ -11,6 +11,7 @@ import { SemanticSearchSettings } from '../embeddings/SemanticSearchSettings';
 import { SummarySettings } from './SummarySettings';
 import { ContextItemsSettings } from '../items/ContextItemsSettings';
 import { McpServersSettings } from '../mcp/McpServersSettings';
+import { WebPageSettings } from '../web/WebPageSettings';
 import './settings.css';
 
 /** The settings dialog: Escape or a click outside closes it. */
@@ -51,6 +52,7 @@ export function SettingsView() {
         {setup && <SemanticSearchSettings />}
         {setup && <ContextItemsSettings />}
         {setup && <McpServersSettings />}
+        {setup && <WebPageSettings />}
       </div>
     </div>
   );
