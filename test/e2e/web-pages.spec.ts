@@ -52,7 +52,6 @@ test('a pasted address becomes a chip, the answer cites the page, the references
   await page.keyboard.insertText(url);
   await expect(chip).toHaveAttribute('data-state', 'ready');
   await expect(chip).toHaveText(/Hot composting\s*web page · [1-9][\d,]* tokens/);
-  await readmeScreenshot(page, 'web-pages');
   await app.composer.press('Enter');
 
   const answer = app.chat.getByTestId('assistant-message');
@@ -72,6 +71,7 @@ test('a pasted address becomes a chip, the answer cites the page, the references
   const approval = reference.getByTestId('web-save-approval');
   await expect(approval).toContainText('Web pages/Hot composting.md');
   await expect(approval).toContainText(`source: ${url}`);
+  await readmeScreenshot(page, 'web-pages');
   await approval.getByRole('button', { name: 'Approve' }).click();
   await expect(reference.getByTestId('web-saved')).toHaveText('Saved as Web pages/Hot composting.md');
   const note = readFileSync(join(host.workspace.vault, 'Web pages', 'Hot composting.md'), 'utf8');

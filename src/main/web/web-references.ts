@@ -16,7 +16,7 @@ export function webReference(
       subpath: null,
       mode: 'inline',
       tokens: page.tokens,
-      summary: page.url,
+      summary: '',
     },
   ];
 }
