@@ -74,6 +74,9 @@ describe('a web page in a chat', () => {
     expect(sent).not.toContain('NAV-MARK');
     expect(sent).not.toContain('FOOTER-MARK');
     expect(sent).not.toContain('SCRIPT-MARK');
+    // The page cannot close its own tag to speak outside it.
+    expect(sent).toContain('&lt;/attachment> INJECTION-MARK');
+    expect(sent).not.toContain('</attachment> INJECTION-MARK');
     expect(sent).toContain(`url=\\"${web.url}/article\\" document=\\"1\\"`);
     expect(session.documents).toEqual([{ number: 1, path: `${web.url}/article`, title: 'Hot composting' }]);
     const question = session.messages[0]!;
@@ -123,6 +126,54 @@ describe('a web page in a chat', () => {
       new RegExp(`^---\\ntitle: Hot composting\\nsource: ${url}\\nsaved: \\d{4}-\\d\\d-\\d\\d\\n---\\n`),
     );
     expect(note).toContain('ARTICLE-MARK');
+  });
+});
+
+describe('the fetch_url tool', () => {
+  it('is not offered until added to the chat, then reads a page as an untrusted numbered document', async () => {
+    const running = await start({ allowPrivateUrls: true });
+    model.script([{ text: 'No tool.' }]);
+    const first = await (await running.chat.send({ text: 'What is in my notes?' })).done;
+    expect(JSON.stringify(model.chatRequests.at(-1)!.tools ?? [])).not.toContain('fetch_url');
+    await running.handlers['items:set']({
+      sessionId: first.sessionId,
+      kind: 'tool',
+      key: 'fetch_url',
+      on: true,
+    });
+    model.script([
+      { toolCalls: [{ name: 'fetch_url', arguments: { url: `${web.url}/article` } }] },
+      { text: 'The page says to turn the heap [1].' },
+    ]);
+    const answer = await (
+      await running.chat.send({ text: 'Read the page my note links to.', sessionId: first.sessionId })
+    ).done;
+    const call = answer.parts.find((part) => part.type === 'tool-call') as { ok: boolean; output: string };
+    expect(call.ok).toBe(true);
+    expect(call.output).toContain('"document":1');
+    expect(call.output).toContain('<tool-output source="web" trust="untrusted">');
+    expect(call.output).toContain('ARTICLE-MARK');
+    expect(answer.references).toMatchObject([{ kind: 'cited', path: `${web.url}/article`, document: 1 }]);
+  });
+
+  it('is refused a loopback page without the setting, in words the model reads', async () => {
+    const running = await start();
+    model.script([{ text: 'Hi.' }]);
+    const first = await (await running.chat.send({ text: 'Hello' })).done;
+    await running.handlers['items:set']({
+      sessionId: first.sessionId,
+      kind: 'tool',
+      key: 'fetch_url',
+      on: true,
+    });
+    model.script([
+      { toolCalls: [{ name: 'fetch_url', arguments: { url: 'http://169.254.169.254/' } }] },
+      { text: 'Could not.' },
+    ]);
+    const answer = await (await running.chat.send({ text: 'Fetch it.', sessionId: first.sessionId })).done;
+    const call = answer.parts.find((part) => part.type === 'tool-call') as { ok: boolean; output: string };
+    expect(call).toMatchObject({ ok: false });
+    expect(call.output).toMatch(/169\.254\.169\.254 is a link-local address/);
   });
 });
 

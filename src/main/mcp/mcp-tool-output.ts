@@ -124,7 +124,7 @@ function opensGuardedTag(data: string, from: number): boolean {
 }
 
 /** Breaks any tag, however disguised, that could close the wrapper early or open one of Kasten's own. */
-function neutralised(data: string): string {
+export function neutralised(data: string): string {
   let out = '';
   let kept = 0;
   for (let index = 0; index < data.length; index++) {

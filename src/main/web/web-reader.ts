@@ -1,5 +1,6 @@
 import { maxAttachmentCharacters, type AttachmentText } from '../../shared/attachment-domain';
 import type { AttachmentReader } from '../attachments/attachment-reader';
+import { neutralised } from '../mcp/mcp-tool-output';
 import { pageArticle } from './page-article';
 import { pageText } from './page-charset';
 import { fetchPage, WebFetchError, type FetchOptions } from './page-fetch';
@@ -55,7 +56,8 @@ export async function readWebPage(
       fetch.signal,
     );
     if (!read.ok) return { ok: false, message: `${page.url}: ${read.message}` };
-    return { ...read, url: page.url };
+    // A page is someone else's text: it must not close its tag or forge one of Kasten's.
+    return { ...read, text: neutralised(read.text), url: page.url };
   }
   const html = htmlTypes.has(page.mediaType) || page.mediaType === '';
   if (!html && !textTypes.has(page.mediaType))
@@ -71,7 +73,7 @@ export async function readWebPage(
     ...base,
     name: read.title,
     kind: 'web',
-    text: `${intro}${cut ? read.markdown.slice(0, maxAttachmentCharacters) : read.markdown}`,
+    text: neutralised(`${intro}${cut ? read.markdown.slice(0, maxAttachmentCharacters) : read.markdown}`),
     truncated: cut || page.truncated,
   };
 }
