@@ -21,6 +21,9 @@ const kindWords: Record<ReferenceKind, string> = {
 
 /** A wikilink to a vault note by its path, so it resolves to that note whatever else shares its name. */
 export function noteLink(path: string, title: string, subpath: string | null = null): string {
+  // A web page a question gave (cited like a note) is a link to its address, not a wikilink.
+  if (path.startsWith('http://') || path.startsWith('https://'))
+    return `[${title.replace(/[[\]]/g, '') || path}](<${path.replace(/[<>]/g, encodeURIComponent)}>)`;
   const target = path.replace(/\.md$/i, '');
   const anchor = subpath ? `#${subpath}` : '';
   const label = title.replace(/[[\]|]/g, '');
