@@ -1,9 +1,11 @@
 import { maxAttachmentCharacters, type AttachmentText } from '../../shared/attachment-domain';
 import type { AttachmentReader } from '../attachments/attachment-reader';
 import { neutralised } from '../mcp/mcp-tool-output';
-import { pageArticle } from './page-article';
-import { pageText } from './page-charset';
+import { importOnFirstUse } from '../lazy-import';
 import { fetchPage, WebFetchError, type FetchOptions } from './page-fetch';
+
+/** linkedom, Readability and Turndown load with the first page, not with the app. */
+const readers = importOnFirstUse('the web page readers', () => import('./page-reading'));
 
 export type WebReadResult = AttachmentText | { ok: false; message: string };
 
@@ -62,6 +64,7 @@ export async function readWebPage(
   const html = htmlTypes.has(page.mediaType) || page.mediaType === '';
   if (!html && !textTypes.has(page.mediaType))
     return { ok: false, message: `${page.url} is not a web page Kasten can read (it is ${page.mediaType}).` };
+  const { pageArticle, pageText } = await readers();
   const text = pageText(page.body, page.charset, html);
   const read = html
     ? pageArticle(text, page.url)
