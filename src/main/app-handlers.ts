@@ -24,6 +24,7 @@ import { priceHandlers } from './llm/price-handlers';
 import { promptHandlers, type PromptServices } from './prompts/prompt-services';
 import { imageHandlers } from './images/image-handlers';
 import type { ImageServices } from './composition/image-services';
+import { webHandlers } from './web/web-handlers';
 
 /** The services behind the core channels (the embeddings', writes' and items' have handlers of their own). */
 export interface CoreServices {
@@ -58,6 +59,7 @@ type CoreChannels = Exclude<
   | `prices:${string}`
   | `prompts:${string}`
   | `images:${string}`
+  | `web:${string}`
 >;
 
 /** The handlers of the core channels: parse is done by the host; each is one service call. */
@@ -209,6 +211,7 @@ export function appHandlers(info: AppInfo, services: AppServices): Handlers {
     ...imageHandlers({ vision: images.vision, setChoice: images.setChoice }),
     ...writeHandlers(conversations.writes, conversations.undo, events),
     ...chatWriteHandlers(conversations.writes, conversations.chat, conversations.undo),
+    ...webHandlers({ pages: items.web, settings: items.webSettings, saver: conversations.webSaver }),
     ...itemHandlers({
       service: items.service,
       intake: items.intake,

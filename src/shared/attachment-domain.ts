@@ -1,5 +1,5 @@
 /** How Kasten reads an attached file; `code` carries a language for a fenced block. */
-export type AttachmentKind = 'markdown' | 'text' | 'code' | 'pdf' | 'image';
+export type AttachmentKind = 'markdown' | 'text' | 'code' | 'pdf' | 'image' | 'web';
 
 /** Why an attached file was not read; `message` says it to the user. */
 export type AttachmentRefusalCode =
@@ -26,6 +26,8 @@ export interface AttachmentText {
   bytes: number;
   /** The text was cut at `maxAttachmentCharacters`. */
   truncated: boolean;
+  /** For a web page (its article as Markdown, or a PDF it served): the address it was read from. */
+  url?: string | null;
 }
 
 export interface AttachmentRefusal {

@@ -164,8 +164,11 @@ export interface AttachmentPart {
 export type MessagePart = TextPart | ToolCallPart | ContextPart | AttachmentPart | PromptPart | SelectionPart;
 
 /** How a note was used by a message. */
-/** `selection`: a passage the user selected in the note (its text, cut, is the reference's `summary`). */
-export type ReferenceKind = 'direct' | 'broken' | 'read' | 'search-hit' | 'cited' | 'selection';
+/**
+ * `selection`: a passage the user selected in the note (its text, cut, is the reference's `summary`);
+ * `web`: a web page given with the question (its `path` is the page's address).
+ */
+export type ReferenceKind = 'direct' | 'broken' | 'read' | 'search-hit' | 'cited' | 'selection' | 'web';
 
 export interface ChatReference {
   /** Vault-relative path; for a broken direct reference, the link target as typed. */

@@ -60,6 +60,10 @@ export interface AttachmentInfo {
   bytes: number;
   tokens: number;
   truncated: boolean;
+  /** A web page's address; null for a file. */
+  url?: string | null;
+  /** A web page's document number in the session, which answers cite; null for a file (or not sent yet). */
+  document?: number | null;
 }
 
 /** A file dropped on the composer, read and counted, waiting to be sent with the next message. */

@@ -58,6 +58,7 @@ import { promptRequests } from './prompts-contract';
 import { chatWriteRequests } from './chat-writes-contract';
 import { noteSelectionSchema } from './selection-domain';
 import { imageRequests } from './images-contract';
+import { webRequests } from './web-contract';
 import { agentPromptPlacements } from './context-items-domain';
 
 export type { EventDefinition, RequestDefinition } from './contract-definitions';
@@ -338,6 +339,7 @@ export const requests = {
   ...promptRequests,
   ...chatWriteRequests,
   ...imageRequests,
+  ...webRequests,
 } as const;
 
 /** Every event the main process pushes. */

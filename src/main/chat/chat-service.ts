@@ -17,6 +17,7 @@ import type { ToolVault } from './note-locator';
 import type { SendInput } from '../../shared/context-items-domain';
 import type { AttachmentIntake } from '../items/attachment-intake';
 import type { AttachmentStore } from '../items/attachment-store';
+import { webReference } from '../web/web-references';
 import type { ItemService } from '../items/item-service';
 import type { McpToolSource } from '../items/tool-catalog';
 import type { ToolRegistry } from '../tools/tool-registry';
@@ -174,12 +175,15 @@ export class ChatService {
     if (files.length > 0) {
       // Kept with the message: its point in the conversation is where the model is given it.
       for (const { file, tokens } of files) {
+        // A web page is numbered for the session as it is sent, so that answers cite it like a note.
+        const document = file.url ? store.documentNumber(session.id, file.url, file.name) : null;
         const {
           text: _text,
           language: _language,
           ...attachment
-        } = this.options.attachments!.store.add(userMessage.id, file, tokens);
+        } = this.options.attachments!.store.add(userMessage.id, file, tokens, document);
         parts.push({ type: 'attachment', step: 0, attachment });
+        store.references.add(userMessage.id, webReference(attachment));
       }
       store.updateMessage(userMessage.id, { parts });
     }

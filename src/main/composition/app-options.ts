@@ -5,6 +5,7 @@ import type { EmbeddingSettings } from '../../shared/embedding-domain';
 import type { WriteMode } from '../chat/write-permissions';
 import type { SecretBox } from '../llm/api-keys';
 import type { FolderPicker } from '../vault/vault-service';
+import type { WebPagesOptions } from '../web/web-pages';
 
 export interface AppOptions {
   host: HostKind;
@@ -44,6 +45,10 @@ export interface AppOptions {
   writes?: WriteMode;
   /** Whether the chat model sees images, for this run (`kasten ask --vision on|off`); otherwise found out. */
   vision?: boolean;
+  /** Pages on loopback and private addresses may be fetched in this run (`kasten ask --allow-private-urls`). */
+  allowPrivateUrls?: boolean;
+  /** How web pages are fetched: tests resolve names themselves and set lower limits. */
+  web?: Pick<WebPagesOptions, 'resolve' | 'limits'>;
   /** The clock of the date and time the model is told (tests replay chats over days). */
   now?: () => Date;
 }

@@ -11,6 +11,7 @@ import { WritePermissions } from '../chat/write-permissions';
 import { WriteRecords } from '../chat/write-records';
 import { WriteUndo } from '../chat/write-undo';
 import { ChatExporter } from '../export/chat-export';
+import { WebSaver } from '../web/web-saver';
 import { SessionContext } from '../request/session-context';
 import type { AppOptions } from './app-options';
 import type { EmbeddingServices } from './embedding-services';
@@ -103,6 +104,13 @@ export function chatServices(options: AppOptions, foundations: ChatFoundations) 
     recorded: (sessionId, write) =>
       writes.records.add({ sessionId, callId: null, vault: openVault().root, kind: 'export' }, write),
   });
+  const webSaver = new WebSaver({
+    attachments: items.attachments,
+    prepareCreate: (path, content) => vault.prepareCreate(path, content),
+    recorded: (sessionId, write) =>
+      writes.records.add({ sessionId, callId: null, vault: openVault().root, kind: 'create' }, write),
+    now: options.now,
+  });
   const undo = new WriteUndo({
     records: writes.records,
     store: request.chatStore,
@@ -114,7 +122,7 @@ export function chatServices(options: AppOptions, foundations: ChatFoundations) 
     exportUndone: (sessionId, path, previous) => exporter.undone(sessionId, path, previous),
   });
   const drafts = new ChatDrafts(db, () => openVault().root);
-  return { writes, context, chat, exporter, undo, drafts };
+  return { writes, context, chat, exporter, undo, drafts, webSaver };
 }
 
 export type ChatServices = ReturnType<typeof chatServices>;

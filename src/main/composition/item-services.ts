@@ -11,6 +11,9 @@ import { RulesCatalog } from '../items/rules-catalog';
 import { SessionItemsStore } from '../items/session-items-store';
 import { McpServers } from '../mcp/mcp-servers';
 import { builtInTools } from '../tools/built-in-tools';
+import { fetchUrlTool } from '../web/fetch-url-tool';
+import { WebPages } from '../web/web-pages';
+import { WebSettingsStore } from '../web/web-settings';
 import { ToolRegistry } from '../tools/tool-registry';
 import type { AppOptions } from './app-options';
 import type { ImageServices } from './image-services';
@@ -31,8 +34,6 @@ export function itemServices(
   vectors: TextVectors,
   images: Pick<ImageServices, 'intake'>,
 ) {
-  /** Every tool; the MCP servers' are registered in it as they are listed. */
-  const tools = new ToolRegistry(builtInTools);
   const mcp = new McpServers();
   const mcpSettings = new McpSettingsStore(db);
   const attachments = new AttachmentStore(db);
@@ -43,6 +44,10 @@ export function itemServices(
     room: attachmentRoom,
     images: images.intake,
   });
+  const webSettings = new WebSettingsStore(db, options.allowPrivateUrls);
+  const web = new WebPages({ settings: webSettings, pdf: reader, intake, ...options.web });
+  /** Every tool; the MCP servers' are registered in it as they are listed. */
+  const tools = new ToolRegistry([...builtInTools, fetchUrlTool(web)]);
   const service = new ItemService({
     settings: new ItemSettingsStore(db, openPath),
     sessions: new SessionItemsStore(db),
@@ -61,6 +66,8 @@ export function itemServices(
     mcpSettings,
     attachments,
     intake,
+    web,
+    webSettings,
     service,
     async stop() {
       await mcp.dispose();

@@ -15,12 +15,16 @@ const kindWords: Record<ReferenceKind, string> = {
   broken: 'mentioned, not found',
   read: 'read',
   'search-hit': 'found by search',
+  web: 'web page',
   cited: 'cited',
   selection: 'a passage asked about',
 };
 
 /** A wikilink to a vault note by its path, so it resolves to that note whatever else shares its name. */
 export function noteLink(path: string, title: string, subpath: string | null = null): string {
+  // A web page a question gave (cited like a note) is a link to its address, not a wikilink.
+  if (path.startsWith('http://') || path.startsWith('https://'))
+    return `[${title.replace(/[[\]]/g, '') || path}](<${path.replace(/[<>]/g, encodeURIComponent)}>)`;
   const target = path.replace(/\.md$/i, '');
   const anchor = subpath ? `#${subpath}` : '';
   const label = title.replace(/[[\]|]/g, '');

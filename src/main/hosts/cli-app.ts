@@ -31,7 +31,7 @@ export async function openCliApp(
   vault: string,
   env: CliAppEnvironment,
   model?: Partial<ModelSettings>,
-  extra: Pick<AppOptions, 'contextStrategy' | 'writes' | 'vision'> = {},
+  extra: Pick<AppOptions, 'contextStrategy' | 'writes' | 'vision' | 'allowPrivateUrls'> = {},
 ): Promise<CliApp> {
   const root = resolve(vault);
   const info = await stat(root).catch(() => null);

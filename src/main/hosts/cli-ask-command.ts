@@ -9,6 +9,7 @@ import { applyDelta } from '../../shared/chat/message-delta';
 import type { CliApp } from './cli-app';
 import { diffText } from '../../shared/chat/diff-text';
 import { call } from './cli-call';
+import { questionPages } from './cli-web-pages';
 import { askItems, requestItemsReport, type AskItemFlags } from './cli-items-commands';
 
 export interface AskArguments {
@@ -42,6 +43,8 @@ export interface AskEnvironment {
  */
 export async function runAsk(app: CliApp, args: AskArguments, env: AskEnvironment): Promise<number> {
   const items = await askItems(app, args.items ?? { pins: [], attachments: [], rules: [] });
+  const pages = await questionPages(app, args.question ?? '');
+  if (pages.length > 0) items.attachments = [...(items.attachments ?? []), ...pages];
   const stream = streamAnswer(app, args.json, env.write);
   let turn;
   let answer;

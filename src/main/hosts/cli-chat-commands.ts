@@ -35,6 +35,8 @@ export interface ChatCommandArguments {
   allowWrites?: boolean;
   /** `ask --vision on|off`: whether the model sees images, for this run. */
   vision?: boolean;
+  /** `ask --allow-private-urls`: this run may fetch pages on loopback and private addresses. */
+  allowPrivateUrls?: boolean;
   /** `ask --pin`, `--attach`, `--rule`. */
   items?: AskItemFlags;
   /** `ask --prompt NAME [--note PATH] [--selection TEXT]`. */
@@ -49,6 +51,8 @@ export const chatCommandUsage = `  kasten ask <vault> "question" [--session ID] 
        [--strategy discard|summarize|hybrid] [--window N]   how this run fits the model's window
        [--allow-writes]                                     let the model create and append to notes (printed)
        [--vision on|off]                                    whether the model sees images (--attach img.png)
+       [--allow-private-urls]                               fetch pages the question names on loopback and
+                                                            private addresses too (refused by default)
 ${itemFlagUsage}
   kasten ask <vault> ["more words"] --prompt NAME [--note PATH] [--selection TEXT]
                                                             run a saved prompt, on a note of the vault
@@ -70,6 +74,7 @@ export async function runChatCommand(
     contextStrategy: args.strategy,
     writes,
     vision: args.vision,
+    ...(args.allowPrivateUrls ? { allowPrivateUrls: true } : {}),
   });
   try {
     if (args.command === 'context') {

@@ -96,6 +96,7 @@ export function chatCommand(
       ...args,
       allowWrites: values['allow-writes'] === true,
       vision: visionFlag(values.vision),
+      allowPrivateUrls: values['allow-private-urls'] === true,
       items,
       yes: values.yes === true,
       savedPrompt,

@@ -107,6 +107,7 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
         'embed-key-env': { type: 'string' },
         'allow-writes': { type: 'boolean' },
         vision: { type: 'string' },
+        'allow-private-urls': { type: 'boolean' },
         out: { type: 'string' },
         update: { type: 'boolean' },
         pin: { type: 'string', multiple: true },

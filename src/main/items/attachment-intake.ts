@@ -55,20 +55,27 @@ export class AttachmentIntake {
     if (!result.ok) {
       throw new AppError(result.code === 'too-large' ? 'too-large' : 'unsupported', result.message);
     }
+    return this.admit(result);
+  }
+
+  /** Counts a text read elsewhere (a web page) and keeps it for the next message, or refuses it in words. */
+  async admit(result: AttachmentText): Promise<PreparedAttachment> {
+    const { name } = result;
     const tokens = this.options.tokens(attachmentText({ ...result, id: 0 }));
     const room = await this.options.room();
     if (tokens > room.tokens) {
       const count = (value: number) => value.toLocaleString('en-US');
       throw new AppError(
         'too-large',
-        `“${name}” is about ${count(tokens)} tokens; one file may take at most ${count(room.tokens)} of this model's ${count(room.window)}-token window. Attach a shorter file or a part of it, or choose a model with a larger window.`,
+        `“${name}” is about ${count(tokens)} tokens; ${result.url ? 'one page' : 'one file'} may take at most ${count(room.tokens)} of this model's ${count(room.window)}-token window. Attach a shorter file or a part of it, or choose a model with a larger window.`,
       );
     }
     this.forgetOld();
     const token = randomUUID();
     this.waiting.set(token, { file: result, tokens, at: this.now() });
     const { kind, pages, bytes: size, truncated } = result;
-    return { token, name, kind, pages, bytes: size, tokens, truncated };
+    const url = result.url ?? null;
+    return { token, name, kind, pages, bytes: size, tokens, truncated, url, document: null };
   }
 
   /**

@@ -11,7 +11,7 @@ export interface StoredAttachment extends AttachmentInfo {
 type Row = Omit<StoredAttachment, 'truncated'> & { truncated: number };
 
 const columns = `a.id, a.message_id AS messageId, a.name, a.kind, a.language, a.pages, a.bytes, a.truncated,
-  a.tokens, a.text`;
+  a.tokens, a.text, a.url, a.document`;
 
 const fromRow = (row: Row): StoredAttachment => ({ ...row, truncated: row.truncated === 1 });
 
@@ -22,10 +22,23 @@ export class AttachmentStore {
   constructor(db: SqliteDatabase) {
     this.statements = {
       insert: db.prepare<
-        [number, string, string, string | null, number | null, number, number, number, string]
+        [
+          number,
+          string,
+          string,
+          string | null,
+          number | null,
+          number,
+          number,
+          number,
+          string,
+          string | null,
+          number | null,
+        ]
       >(
-        `INSERT INTO message_attachments (message_id, name, kind, language, pages, bytes, truncated, tokens, text)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO message_attachments
+           (message_id, name, kind, language, pages, bytes, truncated, tokens, text, url, document)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       ofSession: db.prepare<[string], Row>(
         `SELECT ${columns} FROM message_attachments a JOIN messages m ON m.id = a.message_id
@@ -38,8 +51,15 @@ export class AttachmentStore {
     };
   }
 
-  add(messageId: number, file: AttachmentText, tokens: number): StoredAttachment {
+  /** `document`: a web page's number in the session, for citations. */
+  add(
+    messageId: number,
+    file: AttachmentText,
+    tokens: number,
+    document: number | null = null,
+  ): StoredAttachment {
     const { name, kind, language, pages, bytes, truncated, text } = file;
+    const url = file.url ?? null;
     const id = Number(
       this.statements.insert.run(
         messageId,
@@ -51,9 +71,11 @@ export class AttachmentStore {
         truncated ? 1 : 0,
         tokens,
         text,
+        url,
+        document,
       ).lastInsertRowid,
     );
-    return { id, messageId, name, kind, language, pages, bytes, truncated, tokens, text };
+    return { id, messageId, name, kind, language, pages, bytes, truncated, tokens, text, url, document };
   }
 
   /** Every file attached in the session, oldest first. */

@@ -321,7 +321,8 @@ export class ItemService {
   /** The vault's tools and the MCP servers' listed ones, which are registered so that calls reach them. */
   private catalog(modes: ContextItemSettings['tools'], mcp: readonly McpToolOffer[]): CatalogTool[] {
     const { registry, tokens } = this.options;
-    const catalog = toolCatalog(registry.family('vault'), modes, mcp, tokens);
+    const own = [...registry.family('vault'), ...registry.family('web')];
+    const catalog = toolCatalog(own, modes, mcp, tokens);
     for (const { tool } of catalog) registry.register(tool);
     return catalog;
   }

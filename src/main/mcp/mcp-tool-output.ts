@@ -124,7 +124,7 @@ function opensGuardedTag(data: string, from: number): boolean {
 }
 
 /** Breaks any tag, however disguised, that could close the wrapper early or open one of Kasten's own. */
-function neutralised(data: string): string {
+export function neutralised(data: string): string {
   let out = '';
   let kept = 0;
   for (let index = 0; index < data.length; index++) {
@@ -142,6 +142,10 @@ function label(value: string): string {
 
 /** Wraps data from an MCP server so the model reads it as untrusted data, never as instructions. */
 export function wrapUntrusted(server: string, tool: string, data: string): string {
-  const source = `mcp:${label(server)}/${label(tool)}`;
+  return wrapUntrustedFrom(`mcp:${label(server)}/${label(tool)}`, data);
+}
+
+/** Wraps data from outside (an MCP server, a web page) labelled with its `source`, as untrusted data. */
+export function wrapUntrustedFrom(source: string, data: string): string {
   return `<tool-output source="${source}" trust="untrusted">\n${preamble}\n${neutralised(data)}\n</tool-output>`;
 }

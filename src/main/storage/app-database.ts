@@ -186,6 +186,12 @@ export const appMigrations: readonly Migration[] = [
         data BLOB NOT NULL
       );
     `),
+  // A web page given with a message: its address, and its document number for citations.
+  (db) =>
+    db.exec(`
+      ALTER TABLE message_attachments ADD COLUMN url TEXT;
+      ALTER TABLE message_attachments ADD COLUMN document INTEGER;
+    `),
 ];
 
 export function openAppDatabase(dataDir: string, onNotice?: (message: string) => void): SqliteDatabase {

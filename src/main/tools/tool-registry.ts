@@ -51,7 +51,7 @@ export interface ToolContext {
 export type AnswerTools = Pick<ToolContext, 'sessionId' | 'attachments' | 'mcp'> & { registry: ToolRegistry };
 
 /** Where a tool comes from: the settings panel lists the vault's and the MCP servers' tools. */
-export type ToolFamily = 'vault' | 'write' | 'attachment' | 'mcp';
+export type ToolFamily = 'vault' | 'write' | 'attachment' | 'mcp' | 'web';
 
 /**
  * One tool the model may call: what it is offered as (an LlmTool: name, description, input schema), how

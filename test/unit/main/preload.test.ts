@@ -48,6 +48,7 @@ describe('preload', () => {
       'summaries',
       'tools',
       'vault',
+      'web',
       'writes',
     ]);
     expect(typeof kasten.chat.send).toBe('function');

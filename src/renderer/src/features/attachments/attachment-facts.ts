@@ -6,6 +6,7 @@ const kindNames: Record<AttachmentKind, string> = {
   code: 'code',
   pdf: 'PDF',
   image: 'image',
+  web: 'web page',
 };
 
 /** A file's kind, pages and cost in a line: "PDF, 2 pages · 68 tokens", "Markdown · 1,204 tokens (cut)". */

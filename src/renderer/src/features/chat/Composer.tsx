@@ -6,6 +6,8 @@ import { useIndexStore } from '../status/index-store';
 import { connectionProblem, useConnectionStore } from '../connection/connection-store';
 import { ComposerAttachmentChip } from '../attachments/AttachmentChip';
 import { useComposerAttachments } from '../attachments/use-composer-attachments';
+import { useComposerWebPages } from '../web/use-composer-web-pages';
+import { webAddressesIn } from '../../../../shared/web-addresses';
 import { useItemsStore } from '../items/items-store';
 import { sendItems } from '../items/session-items-view';
 import { useChatStore } from './chat-store';
@@ -56,6 +58,9 @@ export function Composer({ streaming }: { streaming: boolean }) {
   const input = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
   const files = useComposerAttachments();
+  const pages = useComposerWebPages(text);
+  const reading = files.reading || pages.reading;
+  const tokens = [...files.tokens, ...pages.tokens];
   useNoDropOutside();
   const vault = useVaultStore((state) => state.vault?.path ?? null);
   const sessionId = useChatStore((state) => state.session?.id ?? null);
@@ -87,7 +92,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
     if (asks > 0) input.current?.focus();
   }, [asks]);
   // The meter counts the files read for this message, as they will be sent.
-  const readyTokens = files.tokens.join('\n');
+  const readyTokens = tokens.join('\n');
   useEffect(() => {
     useContextStore.getState().setAttachments(readyTokens === '' ? [] : readyTokens.split('\n'));
   }, [readyTokens]);
@@ -101,7 +106,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
   const completion = useCompletion(text, caret, edit, setNotice);
 
   const submit = async () => {
-    if (streaming || sending || offline || files.reading || text.trim() === '') return;
+    if (streaming || sending || offline || reading || text.trim() === '') return;
     const command = compactCommand(text);
     if (command) {
       edit('');
@@ -114,11 +119,12 @@ export function Composer({ streaming }: { streaming: boolean }) {
     const items = chatStarted ? undefined : sendItems(pending);
     const prompt = chatStarted ? undefined : (pendingPrompt ?? undefined);
     const selection = useAskStore.getState().asked?.selection;
-    if (await send(text, { attachments: files.tokens, items, prompt, saved, selection })) {
+    if (await send(text, { attachments: tokens, items, prompt, saved, selection })) {
       useAskStore.getState().clear();
       edit('');
       if (vault) forgetDraft(vault, chatStarted ? sessionId : null);
       files.clear();
+      pages.clear();
       setNotice(null);
       useItemsStore.getState().clearPending();
     }
@@ -132,13 +138,14 @@ export function Composer({ streaming }: { streaming: boolean }) {
     }
   };
 
-  const blocked = sending || offline !== null || files.reading || text.trim() === '';
+  const blocked = sending || offline !== null || reading || text.trim() === '';
   return (
     <div
       className={`composer${dropping ? ' dropping' : ''}`}
       data-testid="composer-area"
       onDragOver={(event) => {
-        if (!event.dataTransfer.types.includes('Files')) return;
+        const types = event.dataTransfer.types;
+        if (!types.includes('Files') && !types.includes('text/uri-list')) return;
         event.preventDefault();
         event.dataTransfer.dropEffect = 'copy';
         setDropping(true);
@@ -148,7 +155,14 @@ export function Composer({ streaming }: { streaming: boolean }) {
       }}
       onDrop={(event) => {
         setDropping(false);
-        if (event.dataTransfer.files.length === 0) return;
+        if (event.dataTransfer.files.length === 0) {
+          // A link dropped from a browser joins the message as its address; its page is then fetched.
+          const address = webAddressesIn(event.dataTransfer.getData('text/uri-list'))[0];
+          if (!address) return;
+          event.preventDefault();
+          edit(text.trim() === '' ? address : `${text.trimEnd()} ${address}`);
+          return;
+        }
         event.preventDefault();
         files.add([...event.dataTransfer.files]);
       }}
@@ -178,6 +192,13 @@ export function Composer({ streaming }: { streaming: boolean }) {
         </div>
       )}
       <ComposerPassage />
+      {pages.pages.length > 0 && (
+        <div className="attachment-chips" data-testid="composer-web-pages">
+          {pages.pages.map((page) => (
+            <ComposerAttachmentChip key={page.id} file={page} onRemove={() => pages.remove(page.id)} />
+          ))}
+        </div>
+      )}
       <DraftLinks text={text} />
       {sending && indexing && (
         <p className="composer-waiting muted small" data-testid="composer-waiting">
@@ -244,7 +265,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
               type="button"
               className="primary"
               disabled={blocked}
-              title={offline ?? (files.reading ? 'Waiting for the files to be read' : undefined)}
+              title={offline ?? (reading ? 'Waiting for the files and pages to be read' : undefined)}
               onClick={() => void submit()}
             >
               Send

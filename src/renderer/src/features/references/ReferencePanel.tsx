@@ -2,6 +2,8 @@ import { useMemo, useState } from 'react';
 import { useChatStore } from '../chat/chat-store';
 import { PinButton } from '../items/PinButton';
 import { useWriteSettingsStore } from '../chat/write-settings-store';
+import { isWebAddress } from '../web/open-web-page';
+import { WebReferenceEntry } from '../web/WebReferenceEntry';
 import { openReference } from './open-reference';
 import { answerReferences, sessionReferences, type ReferenceEntry } from './reference-entries';
 import './references.css';
@@ -13,6 +15,7 @@ const kindLabels: Record<string, string> = {
   'search-hit': 'search hit',
   cited: 'cited',
   selection: 'selection',
+  web: 'web page',
 };
 
 /** How the model received a note, for the tooltip of what it cost. */
@@ -55,6 +58,11 @@ function Details({ entry, showTurns }: { entry: ReferenceEntry; showTurns: boole
  */
 function Entry({ entry, showTurns }: { entry: ReferenceEntry; showTurns: boolean }) {
   const writes = useWriteSettingsStore((state) => state.settings?.enabled === true);
+  const sessionId = useChatStore((state) => state.session?.id ?? null);
+  if (isWebAddress(entry.path) && sessionId) {
+    const details = <Details entry={entry} showTurns={showTurns} />;
+    return <WebReferenceEntry entry={entry} sessionId={sessionId} details={details} />;
+  }
   const link = `[[${entry.title}${entry.subpath ? `#${entry.subpath}` : ''}]]`;
   if (entry.kinds.includes('broken')) {
     return (

@@ -1,5 +1,6 @@
 import { kasten } from '../../api';
 import { useNoteStore } from '../notes/note-store';
+import { isWebAddress, openWebPage } from '../web/open-web-page';
 
 /**
  * Opens a note in the viewer, scrolled to `passage` (text as the viewer rendered it, marked) or else to
@@ -10,6 +11,11 @@ export async function openReference(
   subpath: string | null = null,
   passage: string | null = null,
 ): Promise<void> {
+  // A web page a question gave is cited like a note, and opens in the system browser.
+  if (isWebAddress(path)) {
+    openWebPage(path);
+    return;
+  }
   await useNoteStore.getState().open(path, null, subpath, passage);
 }
 

@@ -17,7 +17,7 @@ export interface ReferenceEntry {
   passage?: string;
 }
 
-const kindOrder: ReferenceKind[] = ['selection', 'direct', 'broken', 'read', 'search-hit', 'cited'];
+const kindOrder: ReferenceKind[] = ['selection', 'web', 'direct', 'broken', 'read', 'search-hit', 'cited'];
 
 /** The turn number of every message: a turn is a question and the answers that follow it. */
 function turnsOf(messages: ChatMessage[]): Map<number, number> {

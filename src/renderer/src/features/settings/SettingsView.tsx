@@ -14,6 +14,7 @@ import { SummarySettings } from './SummarySettings';
 import { ContextItemsSettings } from '../items/ContextItemsSettings';
 import { PromptsSettings } from '../prompts/PromptsSettings';
 import { McpServersSettings } from '../mcp/McpServersSettings';
+import { WebPageSettings } from '../web/WebPageSettings';
 import './settings.css';
 
 /** The settings dialog: Escape or a click outside closes it. */
@@ -57,6 +58,7 @@ export function SettingsView() {
         {setup && <ContextItemsSettings />}
         {setup && <PromptsSettings />}
         {setup && <McpServersSettings />}
+        {setup && <WebPageSettings />}
       </div>
     </div>
   );
