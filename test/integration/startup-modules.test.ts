@@ -84,6 +84,13 @@ describe('starting Kasten', () => {
     expect(index.loaded.packages).not.toContain('ws');
     expect(index.loaded.packages).not.toContain('sirv');
     expect(loadedRemark(index.loaded)).toBe(false);
+
+    // A search of the indexed vault parses nothing: no worker pool is started for it.
+    const search = await kasten('search', workspace.vault, 'ideas', '--json');
+    expect(JSON.parse(search.stdout)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: 'Ideas.md' })]),
+    );
+    expect(search.loaded.packages).not.toContain('piscina');
   });
 
   it('kasten serve prints its address and shows the vault’s notes without loading any of them', async () => {

@@ -1,4 +1,4 @@
-import { createIndexWorkers, type IndexWorkers } from '../index/index-workers';
+import type { IndexWorkers } from '../index/index-workers';
 
 /** The index's worker threads, started when first needed; `warm` starts them ahead of a search. */
 export interface LazyIndexWorkers extends IndexWorkers {
@@ -10,28 +10,34 @@ export interface LazyIndexWorkers extends IndexWorkers {
  * parser's code, which on two cores competes with the process's own start-up, and a command that finds its
  * index up to date (`kasten search`) parses nothing. Until the pool runs, searches rank on the main thread
  * alone (the same results: the workers rank shares of the same statement); `warm` starts it for the hosts
- * that stay up. Without a worker file, notes are parsed on the main thread, as createIndexWorkers does.
+ * that stay up. The pool's code (piscina, @napi-rs/nice) is imported then too. Without a worker file,
+ * notes are parsed on the main thread, as createIndexWorkers does.
  */
 export function lazyIndexWorkers(workerFile: string | null): LazyIndexWorkers {
-  if (workerFile === null) return { ...createIndexWorkers(null), warm: () => {} };
-  let pool: IndexWorkers | null = null;
+  let pool: Promise<IndexWorkers> | null = null;
+  /** Set once the pool runs: what `rankers` reads, synchronously. */
+  let running: IndexWorkers | null = null;
   let disposed = false;
   const started = () => {
-    if (disposed) throw new Error('The index workers were stopped.');
-    return (pool ??= createIndexWorkers(workerFile));
+    if (disposed) return Promise.reject(new Error('The index workers were stopped.'));
+    return (pool ??= import('../index/index-workers').then(({ createIndexWorkers }) => {
+      running = createIndexWorkers(workerFile);
+      return running;
+    }));
   };
   return {
-    parse: async (task, signal) => started().parse(task, signal),
+    parse: async (task, signal) => (await started()).parse(task, signal),
     get rankers() {
-      return pool?.rankers ?? 0;
+      return running?.rankers ?? 0;
     },
-    rank: async (task) => started().rank(task),
+    rank: async (task) => (await started()).rank(task),
     warm: () => {
-      if (!disposed) started();
+      if (!disposed) void started();
     },
     dispose: async () => {
       disposed = true;
-      await pool?.dispose();
+      await (await pool?.catch(() => null))?.dispose();
+      running = null;
     },
   };
 }
