@@ -21,6 +21,10 @@ function cspMetaTag(): Plugin {
 
 export default defineConfig({
   main: {
+    resolve: {
+      // The main process loads the remark parser at its first parse (src/main/markdown-parser.ts).
+      alias: [{ find: /^\.\/parse-markdown$/, replacement: resolve('src/main/markdown-parser.ts') }],
+    },
     build: {
       rolldownOptions: {
         // The CLI and browser host run the same services in plain Node.
@@ -30,6 +34,8 @@ export default defineConfig({
           // Notes are parsed in worker threads (piscina loads this file in each).
           'index-worker': resolve('src/main/index/index-worker.ts'),
           'attachment-worker': resolve('src/main/attachments/attachment-worker.ts'),
+          // Required by src/main/markdown-parser.ts at the first parse.
+          'markdown-parser': resolve('src/shared/markdown/parse-markdown.ts'),
         },
       },
     },

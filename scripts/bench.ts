@@ -36,19 +36,21 @@ console.log(
 const checkBefore = machineCheckMs();
 
 if (wanted('start')) {
-  const start = await measureColdStart(runs);
-  console.log(`Browser host cold start, sample vault (${start.noteCount} notes), ${runs} runs, ms\n`);
-  console.log(`| ${'measure'.padEnd(44)} | ${cell('p50')} | ${cell('p95')} |`);
+  // BENCH_STARTUP_BASELINE: other built checkouts, comma-separated, started in turn with this one.
+  const baselines = (process.env.BENCH_STARTUP_BASELINE ?? '').split(',').filter(Boolean);
+  const starts = await measureColdStart(runs, [undefined, ...baselines]);
+  const names = ['this build', ...baselines.map((root) => root.split('/').at(-1) ?? root)];
   console.log(
-    `| ${'-'.repeat(44)} | ${cell('-:', 10).replace(/ /g, '-')} | ${cell('-:', 10).replace(/ /g, '-')} |`,
+    `Browser host cold start, sample vault (${starts[0]!.noteCount} notes), ${runs} interleaved runs, ms: p50 / p95\n`,
   );
+  console.log(`| ${'measure'.padEnd(44)} | ${names.map((name) => cell(name, 16)).join(' | ')} |`);
+  console.log(`| ${'-'.repeat(44)} | ${names.map(() => `${'-'.repeat(15)}:`).join(' | ')} |`);
   for (const [name, values] of [
-    ['launch → URL printed', start.serverReady],
-    ['launch → first note list shown', start.firstList],
+    ['launch → URL printed', (f: (typeof starts)[number]) => f.serverReady],
+    ['launch → first note list shown', (f: (typeof starts)[number]) => f.firstList],
   ] as const) {
-    console.log(
-      `| ${name.padEnd(44)} | ${cell(ms(percentile(values, 50)))} | ${cell(ms(percentile(values, 95)))} |`,
-    );
+    const cells = starts.map((f) => `${ms(percentile(values(f), 50))} / ${ms(percentile(values(f), 95))}`);
+    console.log(`| ${name.padEnd(44)} | ${cells.map((value) => cell(value, 16)).join(' | ')} |`);
   }
 }
 
@@ -207,6 +209,34 @@ if (wanted('retrieval')) {
   row('search, hybrid (both, fused)', (f) => f.hybridMs, '≤ 20 ms');
   row('related notes, by words (embeddings off)', (f) => f.relatedByWordsMs, '≤ 50 ms');
   row('related notes, by meaning', (f) => f.relatedByMeaningMs, '≤ 50 ms');
+  // BENCH_STARTUP_BASELINE: hybrid search on the prose vault by each other checkout's services too, in
+  // alternating runs (BENCH_RETRIEVAL_PAIRS of them), each run a vault built afresh.
+  const baselines = (process.env.BENCH_STARTUP_BASELINE ?? '').split(',').filter(Boolean);
+  if (baselines.length > 0) {
+    const roots = [undefined, ...baselines];
+    const runs = roots.map(() => [] as RetrievalFigures[]);
+    for (let pair = 0; pair < Number(process.env.BENCH_RETRIEVAL_PAIRS ?? 3); pair++) {
+      for (const [index, root] of roots.entries()) {
+        // A checkout whose services take other options than these fails here: its column says n/a.
+        const figures = await measureRetrieval('prose', undefined, undefined, undefined, root).catch(
+          (error: Error) => (console.warn(`${root}: ${error.message}`), null),
+        );
+        if (figures) runs[index]!.push(figures);
+      }
+    }
+    const names = roots.map((root) => (root ? (root.split('/').at(-1) ?? root) : 'this build'));
+    console.log(
+      '\nHybrid search on the prose vault, each checkout in alternating runs (each a vault built afresh): p50 / p95 of each run, ms\n',
+    );
+    console.log(`| ${'checkout'.padEnd(20)} | ${'runs: p50 / p95'.padEnd(60)} |`);
+    console.log(`| ${'-'.repeat(20)} | ${'-'.repeat(60)} |`);
+    for (const [index, name] of names.entries()) {
+      const figures = runs[index]!.map(
+        (f) => `${ms(percentile(f.hybridMs, 50))} / ${ms(percentile(f.hybridMs, 95))}`,
+      );
+      console.log(`| ${name.padEnd(20)} | ${(figures.join(', ') || 'n/a').padEnd(60)} |`);
+    }
+  }
   for (const f of vaults) {
     console.log(
       `\nOnce, ${f.vault}: cutting the ${f.notes} notes into ${f.passages} passages and storing their vectors ${(f.buildMs / 1000).toFixed(1)} s; the first semantic search (loading the vectors) ${ms(f.firstSearchMs)} ms, resident memory +${f.vectorMegabytes.toFixed(0)} MB.`,

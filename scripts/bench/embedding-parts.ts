@@ -4,14 +4,20 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { EmbeddingSettings } from '../../src/shared/embedding-domain.ts';
 import type { EmbeddingModel } from '../../src/main/llm/embedding-model.ts';
 import { builtIndexWorker } from '../../test/support/built-worker.ts';
 import { writeSyntheticVault } from '../../test/support/synthetic-vault.ts';
-import { registerSourceHooks } from './source-hooks.ts';
+import { addSourceRoot, registerSourceHooks } from './source-hooks.ts';
 
-async function loadSources() {
+const thisCheckout = join(import.meta.dirname, '..', '..');
+
+/** The services' modules, from this checkout's src/ or another's (`root`, for a comparison). */
+async function loadSources(root = thisCheckout) {
   registerSourceHooks();
+  addSourceRoot(root);
+  const source = (path: string) => import(pathToFileURL(join(root, 'src', 'main', path)).href);
   const [
     events,
     database,
@@ -24,16 +30,24 @@ async function loadSources() {
     handlers,
     background,
   ] = await Promise.all([
-    import('../../src/main/app-events.ts'),
-    import('../../src/main/storage/app-database.ts'),
-    import('../../src/main/index/index-workers.ts'),
-    import('../../src/main/index/vault-index.ts'),
-    import('../../src/main/vault/recent-vaults.ts'),
-    import('../../src/main/vault/vault-service.ts'),
-    import('../../src/main/embeddings/embedding-service.ts'),
-    import('../../src/main/embeddings/embedding-settings.ts'),
-    import('../../src/main/embeddings/embedding-handlers.ts'),
-    import('../../src/main/embeddings/background-embeddings.ts'),
+    source('app-events.ts') as Promise<typeof import('../../src/main/app-events.ts')>,
+    source('storage/app-database.ts') as Promise<typeof import('../../src/main/storage/app-database.ts')>,
+    source('index/index-workers.ts') as Promise<typeof import('../../src/main/index/index-workers.ts')>,
+    source('index/vault-index.ts') as Promise<typeof import('../../src/main/index/vault-index.ts')>,
+    source('vault/recent-vaults.ts') as Promise<typeof import('../../src/main/vault/recent-vaults.ts')>,
+    source('vault/vault-service.ts') as Promise<typeof import('../../src/main/vault/vault-service.ts')>,
+    source('embeddings/embedding-service.ts') as Promise<
+      typeof import('../../src/main/embeddings/embedding-service.ts')
+    >,
+    source('embeddings/embedding-settings.ts') as Promise<
+      typeof import('../../src/main/embeddings/embedding-settings.ts')
+    >,
+    source('embeddings/embedding-handlers.ts') as Promise<
+      typeof import('../../src/main/embeddings/embedding-handlers.ts')
+    >,
+    source('embeddings/background-embeddings.ts') as Promise<
+      typeof import('../../src/main/embeddings/background-embeddings.ts')
+    >,
   ]);
   return {
     ...events,
@@ -58,8 +72,10 @@ export async function openEmbeddedVault(
   seed: number,
   model: EmbeddingModel,
   prose?: readonly string[],
+  /** Another checkout whose services to run (its src/); this one by default. */
+  root?: string,
 ) {
-  const sources = await loadSources();
+  const sources = await loadSources(root);
   const base = mkdtempSync(join(tmpdir(), 'kasten-bench-retrieval-'));
   const vaultDir = join(base, 'vault');
   const dataDir = join(base, 'data');

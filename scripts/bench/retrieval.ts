@@ -84,9 +84,11 @@ export async function measureRetrieval(
   notes = Number(process.env.BENCH_RETRIEVAL_NOTES ?? 10_000),
   rounds = Number(process.env.BENCH_RETRIEVAL_ROUNDS ?? 10),
   dimensions = 768,
+  /** Another checkout whose services to measure (its src/); this one by default. */
+  root?: string,
 ): Promise<RetrievalFigures> {
   const prose = kind === 'prose' ? proseSentences(evalVault) : undefined;
-  const vault = await openEmbeddedVault(notes, 42, stubModel(dimensions, 7), prose);
+  const vault = await openEmbeddedVault(notes, 42, stubModel(dimensions, 7), prose, root);
   try {
     const built = performance.now();
     const report = await vault.service.run();

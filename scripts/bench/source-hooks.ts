@@ -8,9 +8,15 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
-const sourceRoots = [join(repoRoot, 'src'), join(repoRoot, 'test', 'support')].map(
-  (folder) => pathToFileURL(folder + '/').href,
-);
+const sourceRoots: string[] = [];
+/** Lets this process import `root`'s src/ and test/support/ too (a benchmark compares two checkouts). */
+export function addSourceRoot(root: string): void {
+  for (const folder of [join(root, 'src'), join(root, 'test', 'support')]) {
+    const url = pathToFileURL(folder + '/').href;
+    if (!sourceRoots.includes(url)) sourceRoots.push(url);
+  }
+}
+addSourceRoot(repoRoot);
 const isSource = (url: string | undefined) => sourceRoots.some((root) => url?.startsWith(root));
 let hooked = false;
 

@@ -344,7 +344,7 @@ describe('when the embedding server changes or fails', () => {
       { query: 'tomatoes' },
       {
         lexical: (request) => app.index.search(request),
-        semantic: (query, limit, filter) => service.semanticSearch(query, limit, filter),
+        semantic: (query, limit, filter) => service.semanticPassages(query, limit, filter),
       },
     );
     expect(hybrid.hits).toEqual(lexical);
@@ -397,7 +397,7 @@ describe('searching by meaning', () => {
       { query: 'cards vegetables', limit: 5 },
       {
         lexical: (request) => app.index.search(request),
-        semantic: (query, limit, filter) => service.semanticSearch(query, limit, filter),
+        semantic: (query, limit, filter) => service.semanticPassages(query, limit, filter),
       },
     );
     expect(hybrid.lexicalOnly).toBeNull();

@@ -7,7 +7,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AttachmentResult } from '../../src/shared/attachment-domain';
 import { builtAttachmentWorker } from '../support/built-worker';
 import { startKastenServer } from '../support/kasten-server';
-import { heavyAmong, moduleLogEnvironment, readModuleLog } from '../support/loaded-modules';
+import {
+  heavyAmong,
+  moduleLogEnvironment,
+  packageOf,
+  readModuleLog,
+  type LoadedModules,
+} from '../support/loaded-modules';
 import { testServerScript } from '../support/mcp-test-servers';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
@@ -43,7 +49,27 @@ async function kasten(...args: string[]) {
   return { stdout: run.stdout, loaded: readModuleLog(log) };
 }
 
+/** The app's own built code a process loaded, as one text. */
+function ownCode(loaded: LoadedModules): string {
+  return loaded.files
+    .filter((file) => packageOf(file) === null)
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n');
+}
+
+/** Whether the process loaded the remark parser (bundled into the app's code, so found by its code). */
+const loadedRemark = (loaded: LoadedModules) => ownCode(loaded).includes('function fromMarkdown(');
+
 describe('starting Kasten', () => {
+  it('kasten info loads none of the app: no services, database, web host or schema library', async () => {
+    const info = await kasten('info');
+    expect(info.stdout).toContain('Data directory:');
+    expect([...info.loaded.packages]).toEqual([]);
+    expect(ownCode(info.loaded)).not.toContain('function createApp(');
+    expect(ownCode(info.loaded)).not.toContain('function startWebHost(');
+    expect(loadedRemark(info.loaded)).toBe(false);
+  });
+
   it('kasten info and kasten index load no MCP client, model SDK, PDF reader, KaTeX or Mermaid', async () => {
     const info = await kasten('info', '--json');
     expect(JSON.parse(info.stdout)).toMatchObject({ name: 'Kasten' });
@@ -54,6 +80,17 @@ describe('starting Kasten', () => {
     // The index was built: the parser and the database were loaded, nothing more.
     expect(index.loaded.packages).toContain('better-sqlite3');
     expect(heavyAmong(index.loaded)).toEqual([]);
+    // Nor the web host, nor remark: the index parses notes with its own extractor.
+    expect(index.loaded.packages).not.toContain('ws');
+    expect(index.loaded.packages).not.toContain('sirv');
+    expect(loadedRemark(index.loaded)).toBe(false);
+
+    // A search of the indexed vault parses nothing: no worker pool is started for it.
+    const search = await kasten('search', workspace.vault, 'ideas', '--json');
+    expect(JSON.parse(search.stdout)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: 'Ideas.md' })]),
+    );
+    expect(search.loaded.packages).not.toContain('piscina');
   });
 
   it('kasten serve prints its address and shows the vault’s notes without loading any of them', async () => {
@@ -64,6 +101,7 @@ describe('starting Kasten', () => {
     });
     try {
       expect(heavyAmong(readModuleLog(log))).toEqual([]);
+      expect(loadedRemark(readModuleLog(log))).toBe(false);
       // What the page asks first: the note tree, then a note.
       const token = new URL(server.url).searchParams.get('token');
       const call = async (channel: string, body?: unknown) => {
@@ -78,6 +116,7 @@ describe('starting Kasten', () => {
       expect(await call('vault:tree')).toContain('Home.md');
       expect(await call('notes:read', { path: 'Home.md' })).toContain('Ideas');
       expect(heavyAmong(readModuleLog(log))).toEqual([]);
+      expect(loadedRemark(readModuleLog(log))).toBe(false);
     } finally {
       await server.stop();
     }
@@ -111,6 +150,26 @@ describe('using a feature loads what it needs, and only that', () => {
     expect(loaded).not.toContain('@ai-sdk/openai-compatible');
     expect(loaded).not.toContain('ollama-ai-provider-v2');
     expect(loaded).not.toContain('unpdf');
+  });
+
+  it('a note linked in a question is read with the remark parser, loaded for it', async () => {
+    model.script([{ text: 'Home links to the alpha project.' }]);
+    const linked = await kasten(
+      'ask',
+      workspace.vault,
+      'What is in [[Home]]?',
+      '--provider',
+      'openai-compatible',
+      '--base-url',
+      `${model.url}/v1`,
+      '--model',
+      'm',
+    );
+    expect(linked.stdout).toContain('Home links to the alpha project.');
+    expect(JSON.stringify(model.chatRequests.at(-1))).toContain(
+      'Start at [[Projects/Alpha|the alpha project]]',
+    );
+    expect(loadedRemark(linked.loaded)).toBe(true);
   });
 });
 

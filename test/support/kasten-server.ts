@@ -18,14 +18,21 @@ const repoRoot = join(import.meta.dirname, '..', '..');
 
 /** Starts the built `kasten serve` as a user would, and waits for the address it prints. */
 export async function startKastenServer(
-  options: { vault?: string; dataDir?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {},
+  options: {
+    vault?: string;
+    dataDir?: string;
+    args?: string[];
+    env?: NodeJS.ProcessEnv;
+    /** Another built checkout to run (the benchmarks compare two); this one by default. */
+    root?: string;
+  } = {},
 ): Promise<RunningServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kasten-e2e-'));
   const args = ['bin/kasten.js', 'serve', '--port', '0', '--data-dir', dataDir];
   if (options.vault) args.push('--vault', options.vault);
   args.push(...(options.args ?? []));
   const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: repoRoot,
+    cwd: options.root ?? repoRoot,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

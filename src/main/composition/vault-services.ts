@@ -1,10 +1,10 @@
 import type { AppEvents } from '../app-events';
-import { createIndexWorkers } from '../index/index-workers';
 import { VaultIndex } from '../index/vault-index';
 import { openAppDatabase } from '../storage/app-database';
 import { RecentVaults } from '../vault/recent-vaults';
 import { VaultService } from '../vault/vault-service';
 import type { AppOptions } from './app-options';
+import { lazyIndexWorkers } from './lazy-index-workers';
 
 /** The app database, the vault's files and their index: what every other service stands on. */
 export function vaultServices(options: AppOptions, events: AppEvents) {
@@ -12,7 +12,7 @@ export function vaultServices(options: AppOptions, events: AppEvents) {
   const notices: string[] = [];
   const db = openAppDatabase(options.dataDir, (notice) => notices.push(notice));
   const recent = new RecentVaults(db);
-  const workers = createIndexWorkers(options.indexWorker ?? null);
+  const workers = lazyIndexWorkers(options.indexWorker ?? null);
   const index = new VaultIndex({
     dataDir: options.dataDir,
     events,

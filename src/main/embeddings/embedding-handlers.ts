@@ -66,7 +66,7 @@ export function embeddingHandlers({ service, settings, background, keys, index }
     if (chosen === 'hybrid') {
       return hybridSearch(request, {
         lexical,
-        semantic: (query, limit, filter) => service.semanticSearch(query, limit, filter),
+        semantic: (query, limit, filter) => service.semanticPassages(query, limit, filter),
       });
     }
     const semantic = await service

@@ -18,7 +18,7 @@ import { ChunkStore } from './chunk-store';
 import { embedVault, emptyReport } from './embed-vault';
 import { lowerFirst, notBuilt, unavailability } from './semantic-availability';
 import { centroid } from './vectors';
-import { VectorSearch, type VectorSearchOptions } from './vector-search';
+import { VectorSearch, withSnippet, type FoundPassage, type VectorSearchOptions } from './vector-search';
 
 /** The vault index as embedding sees it (VaultIndex is one). */
 export interface EmbeddingIndex {
@@ -133,6 +133,16 @@ export class EmbeddingService {
     limit = 20,
     filter: { folder?: string; tag?: string } = {},
   ): Promise<SemanticResult<SemanticHit[]>> {
+    const found = await this.semanticPassages(query, limit, filter);
+    return found.ok ? { ok: true, value: found.value.map(withSnippet) } : found;
+  }
+
+  /** As semanticSearch, each hit with its passage as stored rather than as a snippet. */
+  async semanticPassages(
+    query: string,
+    limit = 20,
+    filter: { folder?: string; tag?: string } = {},
+  ): Promise<SemanticResult<FoundPassage[]>> {
     const model = this.options.model();
     const store = this.storeOf(this.options.index.database());
     const unavailable = this.unavailable(store, model);
@@ -152,7 +162,7 @@ export class EmbeddingService {
       return { ok: false, unavailable: this.lengthChanged(store, vector.length) };
     const allowed = filter.folder || filter.tag ? store.notesMatching(filter.folder, filter.tag) : null;
     const matches = matrix.nearestNotes(vector, limit, allowed ? (path) => allowed.has(path) : undefined);
-    return { ok: true, value: this.search.hits(store, matrix.standingOut(vector, matches, searchShare)) };
+    return { ok: true, value: this.search.passages(store, matrix.standingOut(vector, matches, searchShare)) };
   }
 
   /**

@@ -1,14 +1,16 @@
 import type { HybridSearchResult, SemanticHit, SemanticResult } from '../../shared/embedding-domain';
 import type { SearchHit, SearchRequest } from '../../shared/index-domain';
 import { fuseRankings } from './rank-fusion';
+import { withSnippet, type FoundPassage } from './vector-search';
 
 export interface HybridSearchSources {
   lexical: (request: SearchRequest) => Promise<SearchHit[]>;
+  /** The notes found by meaning, with their passages as stored: snippets are made for those shown. */
   semantic: (
     query: string,
     limit: number,
     filter: { folder?: string; tag?: string },
-  ) => Promise<SemanticResult<SemanticHit[]>>;
+  ) => Promise<SemanticResult<FoundPassage[]>>;
 }
 
 /**
@@ -24,20 +26,24 @@ export async function hybridSearch(
   const filter = { folder: request.folder, tag: request.tag };
   const [lexicalHits, semanticResult] = await Promise.all([
     lexical(request),
-    semantic(request.query, limit, filter).catch((error: Error): SemanticResult<SemanticHit[]> => ({
+    semantic(request.query, limit, filter).catch((error: Error): SemanticResult<FoundPassage[]> => ({
       ok: false,
       unavailable: { code: 'failed', message: error.message },
     })),
   ]);
   if (!semanticResult.ok) return { hits: lexicalHits, lexicalOnly: semanticResult.unavailable };
-  const semanticHits = semanticResult.value.map(semanticSearchHit);
-  const fused = fuseRankings([lexicalHits, semanticHits], (hit) => hit.path).map(
-    ({ items, score }): SearchHit => ({ ...(items[0] ?? items[1]!), score }),
+  type Found = SearchHit | FoundPassage;
+  const fused = fuseRankings<Found>([lexicalHits, semanticResult.value], (hit) => hit.path).map(
+    ({ items, score }) => ({ hit: (items[0] ?? items[1])!, score }),
   );
   // The notes the query names keep the top, as on the words side: fusion would let a note close in
   // meaning and found by some words come before the note titled exactly so.
-  const named = fused.filter((hit) => hit.match === 'title');
-  const hits = [...named, ...fused.filter((hit) => hit.match !== 'title')].slice(0, limit);
+  const named = (found: { hit: Found }) => 'match' in found.hit && found.hit.match === 'title';
+  const shown = [...fused.filter(named), ...fused.filter((found) => !named(found))].slice(0, limit);
+  const hits = shown.map(({ hit, score }): SearchHit => {
+    const lexical = 'passage' in hit ? semanticSearchHit(withSnippet(hit)) : hit;
+    return { ...lexical, score };
+  });
   return { hits, lexicalOnly: null };
 }
 

@@ -76,6 +76,11 @@ export class VectorSearch {
 
   /** The matched notes as hits, each with its best passage as the snippet. */
   hits(store: ChunkStore, matches: NoteMatch[]): SemanticHit[] {
+    return this.passages(store, matches).map(withSnippet);
+  }
+
+  /** The matched notes with their best passages, before the snippets are made (see FoundPassage). */
+  passages(store: ChunkStore, matches: NoteMatch[]): FoundPassage[] {
     const chunks = store.chunks(matches.map((match) => match.chunkId));
     return matches.flatMap((match) => {
       const chunk = chunks.get(match.chunkId);
@@ -87,7 +92,7 @@ export class VectorSearch {
           title: chunk.title,
           similarity: Math.round(match.similarity * 1000) / 1000,
           headingPath: chunk.headingPath,
-          snippet: snippetOf(chunk.text),
+          passage: chunk.text,
         },
       ];
     });
@@ -104,6 +109,20 @@ export class VectorSearch {
     this.releaseTimer = setTimeout(() => this.release(), this.options.releaseAfterMs ?? 300_000);
     this.releaseTimer.unref();
   }
+}
+
+/**
+ * A note found by meaning with its best passage as stored. Its snippet is a Markdown parse of the passage
+ * (a millisecond or more each): hybrid search makes it only for the hits it shows that the words did not
+ * find (a note both find shows the lexical snippet).
+ */
+export interface FoundPassage extends Omit<SemanticHit, 'snippet'> {
+  passage: string;
+}
+
+/** The hit with its passage made a snippet. */
+export function withSnippet({ passage, ...hit }: FoundPassage): SemanticHit {
+  return { ...hit, snippet: snippetOf(passage) };
 }
 
 /** The passage as plain text on one line (as word hits show theirs), cut at a word near 240 characters. */

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ModelSettings } from '../../shared/chat-domain';
 import type { EmbeddingSettings } from '../../shared/embedding-domain';
-import { createApp, type AppOptions, type KastenApp } from '../app';
+import type { AppOptions, KastenApp } from '../app';
 import { version } from '../version';
 import { call, type CliHandlers } from './cli-call';
 
@@ -13,9 +13,6 @@ export interface CliAppEnvironment {
   /** The embedding model for this run (`--embed-*` flags), over the stored settings. */
   embeddings?: Partial<EmbeddingSettings>;
 }
-
-/** Wrong arguments: the CLI prints the error and its usage text, and exits with 2. */
-export class CliUsageError extends Error {}
 
 /**
  * What a CLI command has of the app, as the other hosts do: the contract's handlers (through `call`),
@@ -37,6 +34,8 @@ export async function openCliApp(
   const info = await stat(root).catch(() => null);
   if (!info) throw new Error(`There is no folder at ${root}.`);
   if (!info.isDirectory()) throw new Error(`${root} is not a folder.`);
+  // Loaded here, not at start: `kasten info` and a usage error need none of the services.
+  const { createApp } = await import('../app');
   const app = createApp({
     host: 'cli',
     version,
@@ -68,27 +67,4 @@ export async function findNote(app: CliHandlers, note: string): Promise<string> 
     throw new Error(`No note "${note}" in this vault.`);
   }
   return resolution.path;
-}
-
-/** What each command takes after the vault: a query or a note. */
-const subjects: Record<string, string> = { search: 'a query', backlinks: 'a note', related: 'a note' };
-
-/** The vault and, for commands that take one, the query or note: exactly those positionals. */
-export function vaultAndSubject(command: string, rest: string[]): { vault: string; subject?: string } {
-  const [vault, subject, extra] = rest;
-  const subjectName = subjects[command];
-  if (vault === undefined) throw new CliUsageError(`kasten ${command} needs the vault folder.`);
-  if (subjectName && subject === undefined)
-    throw new CliUsageError(`kasten ${command} needs ${subjectName}.`);
-  const unexpected = subjectName ? extra : subject;
-  if (unexpected !== undefined) throw new CliUsageError(`Unexpected argument "${unexpected}".`);
-  return { vault, subject };
-}
-
-/** --limit: 1–200, 20 by default. */
-export function limitFlag(values: { limit?: string }): number {
-  const limit = values.limit === undefined ? 20 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200)
-    throw new CliUsageError(`--limit must be 1–200, not "${values.limit}".`);
-  return limit;
 }

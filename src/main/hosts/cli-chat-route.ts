@@ -1,6 +1,7 @@
 import { contextStrategies, type ContextStrategy } from '../../shared/context-domain';
 import type { ModelSettings } from '../../shared/chat-domain';
-import { CliUsageError as UsageError, type CliAppEnvironment } from './cli-app';
+import type { CliAppEnvironment } from './cli-app';
+import { CliUsageError as UsageError } from './cli-arguments';
 import { runChatCommand, type ChatCommandEnvironment } from './cli-chat-commands';
 import type { CliEnvironment } from './cli';
 import type { AskItemFlags } from './cli-items-commands';

@@ -1,13 +1,12 @@
 import type {
   EmbeddingReport,
-  EmbeddingSettings,
   EmbeddingStatus,
   RelatedNote,
   SemanticUnavailable,
 } from '../../shared/embedding-domain';
 import { sameNameLabel } from '../../shared/embedding-domain';
 import type { AppEvents } from '../app-events';
-import { CliUsageError, findNote } from './cli-app';
+import { findNote } from './cli-app';
 import { call, type CliHandlers } from './cli-call';
 
 /** What the commands need of the app. */
@@ -36,36 +35,8 @@ export interface EmbeddingCommandEnvironment {
 export const embeddingCommandUsage = `  kasten embed <vault> [--json]                             embed what changed, for search by meaning
   kasten related <vault> <note> [--limit N] [--json]        notes related to a note, and why`;
 
-export const embeddingFlagUsage = `       [--embed-provider ollama|openai-compatible] [--embed-url URL] [--embed-model NAME] [--embed-key-env VAR]
-                                                            the embedding model for this run (embed, related,
-                                                            search, ask, serve); any of them turns embeddings on`;
-
 const howToTurnOn =
   'give one for this run with --embed-model NAME (and --embed-provider, --embed-url), or choose one in Settings';
-
-/**
- * --embed-provider, --embed-url, --embed-model and --embed-key-env: the embedding model for this run, over
- * the stored settings. Any of them turns embeddings on; none leaves the stored settings as they are.
- */
-export function embeddingFlags(
-  values: Record<string, string | boolean | undefined>,
-): Partial<EmbeddingSettings> {
-  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
-  const provider = text('embed-provider');
-  if (provider !== undefined && provider !== 'ollama' && provider !== 'openai-compatible')
-    throw new CliUsageError(`--embed-provider must be ollama or openai-compatible, not "${provider}".`);
-  const baseUrl = text('embed-url');
-  if (baseUrl !== undefined && !/^https?:$/.test(URL.parse(baseUrl)?.protocol ?? ''))
-    throw new CliUsageError(`--embed-url must be an http:// or https:// address, not "${baseUrl}".`);
-  const model = text('embed-model')?.trim();
-  if (model !== undefined && (model === '' || model.length > 300))
-    throw new CliUsageError('--embed-model needs the name of an embedding model.');
-  const apiKeyEnv = text('embed-key-env');
-  if (apiKeyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv))
-    throw new CliUsageError(`--embed-key-env must name an environment variable, not "${apiKeyEnv}".`);
-  const given = Object.entries({ provider, baseUrl, model, apiKeyEnv }).filter(([, v]) => v !== undefined);
-  return given.length === 0 ? {} : { enabled: true, ...Object.fromEntries(given) };
-}
 
 /** Runs `embed` or `related` on the app `open` gives for the vault; resolves with the exit code. */
 export async function runEmbeddingCommand(

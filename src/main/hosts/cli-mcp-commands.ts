@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { McpServersView } from '../../shared/items-contract';
 import type { McpServerConfig } from '../../shared/mcp-domain';
 import type { KastenApp } from '../app';
-import { CliUsageError } from './cli-app';
+import { CliUsageError } from './cli-arguments';
 import { call } from './cli-call';
 
 export const mcpCommandUsage = `  kasten mcp list [--json]                                  the MCP servers; commands not confirmed are never run

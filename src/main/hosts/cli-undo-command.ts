@@ -1,5 +1,5 @@
 import type { UndoOutcome } from '../../shared/chat-domain';
-import { CliUsageError } from './cli-app';
+import { CliUsageError } from './cli-arguments';
 import { call, type CliHandlers } from './cli-call';
 
 export const undoCommandUsage = `  kasten undo <vault> --session ID [--json]                 takes back what a chat wrote (newest first)`;

@@ -2,7 +2,8 @@ import { searchModes, type SearchMode } from '../../shared/contract';
 import type { EmbeddingSettings } from '../../shared/embedding-domain';
 import type { IndexReport, ResolvedLink, SearchHit, SearchRanker } from '../../shared/index-domain';
 import { highlightEnd, highlightStart } from '../index/note-search';
-import { CliUsageError, findNote, openCliApp } from './cli-app';
+import { findNote, openCliApp } from './cli-app';
+import { CliUsageError } from './cli-arguments';
 import { call } from './cli-call';
 import { describeLexicalOnly } from './cli-embedding-commands';
 

@@ -1,33 +1,10 @@
-import { stat } from 'node:fs/promises';
-import { isAbsolute, resolve, win32 } from 'node:path';
-import { parseArgs } from 'node:util';
-import type { EmbeddingSettings } from '../../shared/embedding-domain';
-import { createApp } from '../app';
-import type { ModelSettings } from '../../shared/chat-domain';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolveDataDir } from '../data-dir';
 import { version } from '../version';
-import {
-  CliUsageError as UsageError,
-  limitFlag,
-  openCliApp,
-  vaultAndSubject,
-  type CliAppEnvironment,
-} from './cli-app';
-import { exportCommandUsage, runExportCommand } from './cli-export-command';
-import { runUndoCommand, undoArguments, undoCommandUsage } from './cli-undo-command';
-import { mcpCommandUsage, runMcpCommand } from './cli-mcp-commands';
-import { chatCommandUsage } from './cli-chat-commands';
-import { chatCommand, isChatCommand, modelFlags } from './cli-chat-route';
-import { askItemFlags } from './cli-items-commands';
-import {
-  embeddingCommandUsage,
-  embeddingFlagUsage,
-  embeddingFlags,
-  runEmbeddingCommand,
-} from './cli-embedding-commands';
-import { call } from './cli-call';
-import { runVaultCommand, searchModeFlag, vaultCommandUsage } from './cli-vault-commands';
-import { startWebHost } from './web';
+import { CliUsageError as UsageError, embeddingFlags } from './cli-arguments';
+
+// What every command starts with: its arguments read and checked. `kasten info` answers here; the other
+// commands load their own code (and the app's services, the database, the web host) once chosen.
 
 export interface CliEnvironment {
   rendererDir: string;
@@ -42,34 +19,66 @@ export interface CliEnvironment {
   untilStopped: () => Promise<void>;
 }
 
-const usage = `Kasten ${version} — chat with your Markdown vault.
+const options = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  json: { type: 'boolean' },
+  vault: { type: 'string' },
+  port: { type: 'string' },
+  broken: { type: 'boolean' },
+  limit: { type: 'string' },
+  session: { type: 'string' },
+  provider: { type: 'string' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  'summary-model': { type: 'string' },
+  'api-key-env': { type: 'string' },
+  'no-summaries': { type: 'boolean' },
+  yes: { type: 'boolean' },
+  strategy: { type: 'string' },
+  window: { type: 'string' },
+  focus: { type: 'string' },
+  'data-dir': { type: 'string' },
+  mode: { type: 'string' },
+  'embed-provider': { type: 'string' },
+  'embed-url': { type: 'string' },
+  'embed-model': { type: 'string' },
+  'embed-key-env': { type: 'string' },
+  'allow-writes': { type: 'boolean' },
+  vision: { type: 'string' },
+  'allow-private-urls': { type: 'boolean' },
+  profile: { type: 'boolean' },
+  out: { type: 'string' },
+  update: { type: 'boolean' },
+  pin: { type: 'string', multiple: true },
+  attach: { type: 'string', multiple: true },
+  rule: { type: 'string', multiple: true },
+  prompt: { type: 'string' },
+  note: { type: 'string' },
+  selection: { type: 'string' },
+  name: { type: 'string' },
+  url: { type: 'string' },
+  cwd: { type: 'string' },
+  env: { type: 'string', multiple: true },
+} as const satisfies ParseArgsConfig['options'];
 
-Usage:
-  kasten serve [--vault PATH] [--port N] [--data-dir DIR]   run the browser host on 127.0.0.1
-       [--provider P] [--base-url URL] [--model NAME] [--api-key-env NAME]   (model for this run)
-       [--no-summaries]                                     no model summaries of notes as they are used
-  kasten info [--data-dir DIR] [--json]                     version, platform and data directory
-${vaultCommandUsage}
-${embeddingCommandUsage}
-${embeddingFlagUsage}
-${chatCommandUsage}
-${exportCommandUsage}
-${undoCommandUsage}
-${mcpCommandUsage}
-  kasten --help                                             this text
+/** The flags as parsed, for the commands. */
+export type CliValues = ReturnType<
+  typeof parseArgs<{ options: typeof options; allowPositionals: true }>
+>['values'];
 
-Every command accepts --data-dir DIR. Paths printed are relative to the vault, with "/".
-Data directory: --data-dir, else $KASTEN_DATA_DIR unless empty, else the platform's app-data folder.
-API keys are read from the variable given with --api-key-env (--embed-key-env for the embedding
-model), for the server of that run, or from one confirmed for its server in the desktop app.
-Exit codes: 0 success, 1 failure, 2 wrong usage.`;
+/** The usage text with every command's, loaded to be printed. */
+async function usage(): Promise<string> {
+  return (await import('./cli-usage')).usage;
+}
 
 /** Runs one CLI command and resolves with its exit code. */
 export async function runCli(argv: string[], env: CliEnvironment): Promise<number> {
   try {
     return await run(argv, env);
   } catch (error) {
-    env.stderr(`kasten: ${(error as Error).message}${error instanceof UsageError ? '\n\n' + usage : ''}`);
+    const help = error instanceof UsageError ? '\n\n' + (await usage()) : '';
+    env.stderr(`kasten: ${(error as Error).message}${help}`);
     return error instanceof UsageError ? 2 : 1;
   }
 }
@@ -77,60 +86,14 @@ export async function runCli(argv: string[], env: CliEnvironment): Promise<numbe
 async function run(argv: string[], env: CliEnvironment): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-        json: { type: 'boolean' },
-        vault: { type: 'string' },
-        port: { type: 'string' },
-        broken: { type: 'boolean' },
-        limit: { type: 'string' },
-        session: { type: 'string' },
-        provider: { type: 'string' },
-        'base-url': { type: 'string' },
-        model: { type: 'string' },
-        'summary-model': { type: 'string' },
-        'api-key-env': { type: 'string' },
-        'no-summaries': { type: 'boolean' },
-        yes: { type: 'boolean' },
-        strategy: { type: 'string' },
-        window: { type: 'string' },
-        focus: { type: 'string' },
-        'data-dir': { type: 'string' },
-        mode: { type: 'string' },
-        'embed-provider': { type: 'string' },
-        'embed-url': { type: 'string' },
-        'embed-model': { type: 'string' },
-        'embed-key-env': { type: 'string' },
-        'allow-writes': { type: 'boolean' },
-        vision: { type: 'string' },
-        'allow-private-urls': { type: 'boolean' },
-        out: { type: 'string' },
-        update: { type: 'boolean' },
-        pin: { type: 'string', multiple: true },
-        attach: { type: 'string', multiple: true },
-        rule: { type: 'string', multiple: true },
-        prompt: { type: 'string' },
-        note: { type: 'string' },
-        selection: { type: 'string' },
-        name: { type: 'string' },
-        url: { type: 'string' },
-        cwd: { type: 'string' },
-        env: { type: 'string', multiple: true },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  // The repeatable flags of `ask` are lists; the other flags are single values.
-  const { pin, attach, rule, env: envFlags, ...values } = parsed.values;
-  const { positionals } = parsed;
+  const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
   if (values.version || values.help || command === undefined || command === 'help') {
-    env.stdout(values.version ? version : usage);
+    env.stdout(values.version ? version : await usage());
     return 0;
   }
   // An empty --data-dir (a variable that was not set, quoted) would silently mean the default folder.
@@ -138,27 +101,8 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
     throw new UsageError('--data-dir needs a folder, not an empty value.');
   const dataDir = resolveDataDir(values['data-dir']);
   const embeddings = embeddingFlags(values);
-  if (isVaultCommand(command)) return vaultCommand(command, rest, values, { dataDir, embeddings }, env);
-  if (command === 'embed' || command === 'related')
-    return embeddingCommand(command, rest, values, { dataDir, embeddings }, env);
-  if (isChatCommand(command)) {
-    const items = askItemFlags({ pin, attach, rule });
-    return chatCommand(command, rest, values, items, { dataDir, embeddings }, env);
-  }
-  if (command === 'export') return exportCommand(rest, values, { dataDir, embeddings }, env);
-  if (command === 'undo') {
-    const appEnv = { dataDir, embeddings, resourcesDir: env.resourcesDir, indexWorker: env.indexWorker };
-    return runUndoCommand(undoArguments(rest, values), (folder) => openCliApp(folder, appEnv), env.stdout);
-  }
-  if (command === 'mcp') {
-    const flags = { json: values.json === true, name: values.name, url: values.url, cwd: values.cwd };
-    const open = () =>
-      Promise.resolve(createApp({ host: 'cli', version, dataDir, resourcesDir: env.resourcesDir }));
-    return runMcpCommand(rest, { ...flags, env: envFlags ?? [] }, open, env.stdout);
-  }
-  if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}".`);
-
   if (command === 'info') {
+    if (rest.length > 0) throw new UsageError(`Unexpected argument "${rest[0]}".`);
     const info = { name: 'Kasten', version, node: process.version, platform: process.platform, dataDir };
     env.stdout(
       values.json
@@ -167,122 +111,6 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
     );
     return 0;
   }
-  if (command === 'serve') return serve(values, { model: modelFlags(values), embeddings }, dataDir, env);
-  throw new UsageError(`Unknown command "${command}".`);
-}
-
-const vaultCommands = ['index', 'links', 'search', 'backlinks'] as const;
-
-/** The data directory and the embedding model for this run, which every vault command opens the app with. */
-type RunSettings = Pick<CliAppEnvironment, 'dataDir' | 'embeddings'>;
-
-function isVaultCommand(command: string): command is (typeof vaultCommands)[number] {
-  return (vaultCommands as readonly string[]).includes(command);
-}
-
-function vaultCommand(
-  command: (typeof vaultCommands)[number],
-  rest: string[],
-  values: { json?: boolean; broken?: boolean; limit?: string; mode?: string },
-  run: RunSettings,
-  env: CliEnvironment,
-): Promise<number> {
-  const { vault, subject } = vaultAndSubject(command, rest);
-  const args = { command, vault, subject, json: values.json ?? false, broken: values.broken ?? false };
-  return runVaultCommand(
-    { ...args, limit: limitFlag(values), mode: searchModeFlag(values) },
-    { ...run, resourcesDir: env.resourcesDir, indexWorker: env.indexWorker, ...streams(env) },
-  );
-}
-
-/** `embed` and `related`: the vault's vectors, and the notes related to a note. */
-function embeddingCommand(
-  command: 'embed' | 'related',
-  rest: string[],
-  values: { json?: boolean; limit?: string },
-  run: RunSettings,
-  env: CliEnvironment,
-): Promise<number> {
-  const { vault, subject } = vaultAndSubject(command, rest);
-  const appEnv = { ...run, resourcesDir: env.resourcesDir, indexWorker: env.indexWorker };
-  return runEmbeddingCommand(
-    { command, vault, note: subject, json: values.json ?? false, limit: limitFlag(values) },
-    (folder) => openCliApp(folder, appEnv),
-    { ...streams(env), untilStopped: env.untilStopped },
-  );
-}
-
-/** `export`: a chat as a Markdown note in the vault. */
-function exportCommand(
-  rest: string[],
-  values: { json?: boolean; session?: string; out?: string; update?: boolean },
-  run: RunSettings,
-  env: CliEnvironment,
-): Promise<number> {
-  const [vault, extra] = rest;
-  if (vault === undefined) throw new UsageError('kasten export needs the vault folder.');
-  if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}".`);
-  if (values.session === undefined) throw new UsageError('kasten export needs --session ID.');
-  if (values.out !== undefined && (isAbsolute(values.out) || win32.isAbsolute(values.out))) {
-    throw new UsageError(
-      `--out "${values.out}" is an absolute path; give a folder or note inside the vault, relative to it (such as "Kasten chats").`,
-    );
-  }
-  const appEnv = { ...run, resourcesDir: env.resourcesDir, indexWorker: env.indexWorker };
-  return runExportCommand(
-    {
-      vault,
-      sessionId: values.session,
-      out: values.out,
-      update: values.update === true,
-      json: values.json === true,
-    },
-    (folder) => openCliApp(folder, appEnv),
-    env.stdout,
-  );
-}
-
-function streams(env: CliEnvironment) {
-  return { stdout: env.stdout, stderr: env.stderr };
-}
-
-async function serve(
-  values: { vault?: string; port?: string; 'no-summaries'?: boolean },
-  { model, embeddings }: { model: Partial<ModelSettings>; embeddings: Partial<EmbeddingSettings> },
-  dataDir: string,
-  env: CliEnvironment,
-): Promise<number> {
-  const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UsageError(`--port must be 0–65535, not "${values.port}".`);
-  const vault = values.vault === undefined ? undefined : resolve(values.vault);
-  if (vault !== undefined && !(await stat(vault).catch(() => null))?.isDirectory()) {
-    throw new Error(`--vault ${vault} is not a folder.`);
-  }
-  const app = createApp({
-    host: 'web',
-    version,
-    dataDir,
-    resourcesDir: env.resourcesDir,
-    vault,
-    indexWorker: env.indexWorker,
-    model,
-    embeddings,
-    backgroundSummaries: values['no-summaries'] ? false : undefined,
-  });
-  try {
-    await app.start();
-    const host = await startWebHost({ app, rendererDir: env.rendererDir, port });
-    const opened = (await call(app, 'vault:tree', undefined)).vault;
-    env.stdout(
-      `Kasten is serving ${opened ? `the vault "${opened.name}" (${opened.noteCount} notes)` : 'no vault'}.`,
-    );
-    env.stdout(`Open ${host.url}`);
-    await env.untilStopped();
-    // The running answers stop as the app is disposed, first of all, and save what they streamed.
-    await host.close();
-    return 0;
-  } finally {
-    await app.dispose();
-  }
+  const { runCommand } = await import('./cli-commands');
+  return runCommand(command, rest, values, { dataDir, embeddings }, env);
 }

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchHit } from '../../../src/shared/index-domain';
-import { CliUsageError } from '../../../src/main/hosts/cli-app';
-import {
-  describeEmbedding,
-  describeLexicalOnly,
-  embeddingFlags,
-} from '../../../src/main/hosts/cli-embedding-commands';
+import { CliUsageError, embeddingFlags } from '../../../src/main/hosts/cli-arguments';
+import { describeEmbedding, describeLexicalOnly } from '../../../src/main/hosts/cli-embedding-commands';
 import { describeHits, searchModeFlag } from '../../../src/main/hosts/cli-vault-commands';
 
 const hit = (path: string, ranker: SearchHit['ranker'], score = 0.5): SearchHit => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hybridSearch } from '../../../src/main/embeddings/hybrid-search';
-import type { SemanticHit } from '../../../src/shared/embedding-domain';
+import type { FoundPassage } from '../../../src/main/embeddings/vector-search';
 import type { SearchHit } from '../../../src/shared/index-domain';
 
 const lexicalHit = (path: string, match: SearchHit['match']): SearchHit => ({
@@ -11,11 +11,11 @@ const lexicalHit = (path: string, match: SearchHit['match']): SearchHit => ({
   ranker: 'all-words',
   match,
 });
-const semanticHit = (path: string, similarity: number): SemanticHit => ({
+const semanticHit = (path: string, similarity: number, passage = ''): FoundPassage => ({
   path,
   title: path.replace(/\.md$/, ''),
   similarity,
-  snippet: '',
+  passage,
   headingPath: [],
 });
 
@@ -33,7 +33,10 @@ describe('hybrid search', () => {
         ],
         semantic: async () => ({
           ok: true,
-          value: [semanticHit('Web Clipper.md', 0.9), semanticHit('Clipper templates.md', 0.8)],
+          value: [
+            semanticHit('Web Clipper.md', 0.9, 'Clipping **the page**'),
+            semanticHit('Clipper templates.md', 0.8, '## Templates\n\nA [[Web Clipper|clipper]] *template*.'),
+          ],
         }),
       },
     );
@@ -43,5 +46,8 @@ describe('hybrid search', () => {
       'Terminal tips.md',
       'Clipper templates.md',
     ]);
+    // The note both find shows its words' snippet; the one found by meaning only, its passage as text.
+    expect(hits[1]).toMatchObject({ snippet: '', ranker: 'all-words' });
+    expect(hits[3]).toMatchObject({ snippet: 'Templates A clipper template.', ranker: 'semantic' });
   });
 });
