@@ -126,3 +126,47 @@ function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
 }
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** Prints the figures as a table: medians, ratios to the floor (median of each round's), peak memory. */
+export function printColdIndex(figures: ColdIndexFigures): void {
+  const names = [...figures.runs.keys()];
+  const rounds = figures.floorMs.length;
+  const cell = (value: string) => value.padStart(14);
+  console.log(
+    `\nCold index against its floor, synthetic vault (seed 42) of ${figures.notes} notes (${figures.megabytes.toFixed(1)} MB), ${rounds} interleaved rounds, through \`kasten serve\`; the floor reads every note and inserts them into an FTS5 table in one transaction\n`,
+  );
+  console.log(`| ${'measure'.padEnd(44)} | ${cell('floor')} | ${names.map(cell).join(' | ')} |`);
+  console.log(
+    `| ${'-'.repeat(44)} | ${[cell(''), ...names.map(cell)].map(() => '-------------:').join(' | ')} |`,
+  );
+  const row = (name: string, floor: string, value: (runs: ColdRun[]) => string) =>
+    console.log(
+      `| ${name.padEnd(44)} | ${cell(floor)} | ${names.map((n) => cell(value(figures.runs.get(n)!))).join(' | ')} |`,
+    );
+  row('median (s)', (median(figures.floorMs) / 1000).toFixed(2), (runs) =>
+    (median(runs.map((run) => run.ms)) / 1000).toFixed(2),
+  );
+  row('× the floor (median of the rounds)', '1.00', (runs) =>
+    median(runs.map((run, round) => run.ms / figures.floorMs[round]!)).toFixed(2),
+  );
+  row('fastest – slowest (s)', spread(figures.floorMs), (runs) => spread(runs.map((run) => run.ms)));
+  row('peak RSS of the host, highest (MiB)', '', (runs) =>
+    Math.max(...runs.map((run) => run.peakRssMb)).toFixed(0),
+  );
+  const ours = figures.runs.get(names[0]!)!;
+  const middle = [...ours].sort((a, b) => a.ms - b.ms)[Math.floor(ours.length / 2)];
+  if (middle?.profile) {
+    const phases = Object.entries(middle.profile).map(([phase, ms]) => `${phase} ${ms}`);
+    console.log(`\nWhere the median run of this commit spent its time (ms): ${phases.join(', ')}.`);
+  }
+}
+
+function spread(values: number[]): string {
+  return `${(Math.min(...values) / 1000).toFixed(1)}–${(Math.max(...values) / 1000).toFixed(1)}`;
+}
