@@ -93,7 +93,11 @@ async function coldIndex(dir: string, vault: string, dataDir: string): Promise<C
       child.once('exit', (code) => reject(new Error(`kasten serve exited with ${code}:\n${log}`)));
     });
     for (;;) {
-      const status = (await call(url, 'index:status')) as Status;
+      // A kept-alive connection the host closed meanwhile fails once (seen on a loaded machine): ask again.
+      const status = (await call(url, 'index:status').catch(() => {
+        if (child.exitCode !== null) throw new Error(`kasten serve exited:\n${log}`);
+        return { progress: { state: 'indexing' }, report: null };
+      })) as Status;
       if (status.report && status.progress.state === 'idle') {
         return {
           ms: status.report.ms,
