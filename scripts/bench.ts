@@ -11,12 +11,18 @@ import { measureEmbeddingBuild } from './bench/embedding-build.ts';
 import { measureEmbeddingSearch } from './bench/embeddings.ts';
 import { measureRetrieval, type RetrievalFigures } from './bench/retrieval.ts';
 import { machineCheckMs } from './bench/machine-check.ts';
+import { measureColdIndex, printColdIndex } from './bench/cold-index.ts';
 import { combineRuns, measureEngine } from './bench/vault-engine.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 // Whole vault-engine runs per size: cold and warm figures are the median over them.
 const engineRuns = Number(process.env.BENCH_ENGINE_RUNS ?? 3);
 const sizes = (process.env.BENCH_NOTES ?? '1000,10000').split(',').map(Number);
+// Cold indexes against their floor (see bench/cold-index.ts): sizes, and rounds at 10k notes or fewer
+// (larger vaults get two); BENCH_BASE names a built checkout to run in the same rounds.
+const coldSizes = (process.env.BENCH_COLD_NOTES ?? '10000,50000').split(',').map(Number);
+const coldRounds = Number(process.env.BENCH_COLD_ROUNDS ?? 5);
+const coldBase = process.env.BENCH_BASE ? [{ name: 'BENCH_BASE', dir: process.env.BENCH_BASE }] : [];
 // Sections to run, e.g. BENCH_ONLY=chat; all of them by default.
 const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
 const wanted = (section: 'start' | 'engine' | 'chat' | 'context' | 'edits' | 'retrieval' | 'vectors') =>
@@ -96,6 +102,15 @@ if (wanted('engine')) {
   for (const [name, value, bar] of rows) {
     console.log(`| ${name.padEnd(44)} | ${figures.map((f) => cell(value(f))).join(' | ')} | ${cell(bar)} |`);
   }
+}
+
+// Part of the engine section; BENCH_ONLY=cold runs it alone.
+if (wanted('engine') || only?.includes('cold')) {
+  for (const notes of coldSizes) {
+    const rounds = notes <= 10_000 ? coldRounds : Math.min(coldRounds, 2);
+    printColdIndex(await measureColdIndex(notes, rounds, coldBase));
+  }
+  console.log('\nBars: 10k notes ≤ 3× the floor; 50k notes ≤ 10 s and ≤ 400 MiB peak.');
 }
 
 if (wanted('chat')) {

@@ -132,6 +132,28 @@ export interface IndexReport {
   /** How many notes this pass parsed (0 on a warm start of an unchanged vault). */
   parsed: number;
   ms: number;
+  /** Where the pass's time went, when it parsed notes (see IndexProfile). */
+  profile?: IndexProfile;
+}
+
+/**
+ * Where an index pass's time went, in milliseconds, as `kasten index --profile` prints it. `read` and
+ * `parse` are summed over the threads that did them (the index workers, and the main thread when it
+ * had nothing to write); the rest is the main thread's, and `other` is what is left of the pass's time:
+ * mostly the main thread waiting for parsed notes.
+ */
+export interface IndexProfile {
+  read: number;
+  parse: number;
+  /** Of `read` and `parse`, what the main thread did itself. */
+  parseOnMain: number;
+  notes: number;
+  links: number;
+  fts: number;
+  commits: number;
+  settle: number;
+  indexes: number;
+  other: number;
 }
 
 export interface IndexProgress {

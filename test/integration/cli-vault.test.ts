@@ -3,6 +3,8 @@ import { chmodSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runVaultCommand } from '../../src/main/hosts/cli-vault-commands';
+import { builtIndexWorker } from '../support/built-worker';
 import { kasten } from '../support/run-cli';
 import { resourcesDir, tempWorkspace } from '../support/temp-vault';
 
@@ -19,6 +21,54 @@ function sample() {
 }
 
 describe('kasten index / links / search / backlinks', () => {
+  it('with a profile asked for, says where the index pass spent its time, a line a phase', async () => {
+    const ws = sample();
+    const run = async (json: boolean) => {
+      const out: string[] = [];
+      const args = { command: 'index' as const, vault: ws.vault, json, broken: false, limit: 10 };
+      const code = await runVaultCommand(
+        { ...args, profile: true },
+        {
+          dataDir: join(ws.dataDir, String(json)),
+          resourcesDir,
+          indexWorker: builtIndexWorker,
+          stdout: (text) => out.push(text),
+          stderr: () => {},
+        },
+      );
+      expect(code).toBe(0);
+      return out.join('\n');
+    };
+    const text = await run(false);
+    expect(text).toMatch(/^13 notes, /);
+    expect(text).toContain('Where the time went:');
+    for (const phase of [
+      'reading notes',
+      'parsing notes',
+      'resolving and writing links',
+      'writing the full-text index',
+      'building lookup indexes',
+      'waiting for parsed notes',
+    ])
+      expect(text).toMatch(new RegExp(`\\n  ${phase}.* \\d+ ms`));
+    const { profile } = JSON.parse(await run(true));
+    expect(Object.keys(profile).sort()).toEqual(
+      [
+        'commits',
+        'fts',
+        'indexes',
+        'links',
+        'notes',
+        'other',
+        'parse',
+        'parseOnMain',
+        'read',
+        'settle',
+      ].sort(),
+    );
+    expect(Object.values(profile).every((ms) => Number.isInteger(ms) && (ms as number) >= 0)).toBe(true);
+  });
+
   it('prints the index counts and warnings as JSON from the installed command', async () => {
     const ws = sample();
     writeFileSync(join(ws.vault, 'broken yaml.md'), '---\ntitle: [oops\n---\nBody\n');

@@ -1,4 +1,5 @@
 import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
@@ -6,6 +7,7 @@ import { AppEvents } from '../../src/main/app-events';
 import { IndexStore } from '../../src/main/index/index-store';
 import { LinkResolutions, storedResolution } from '../../src/main/index/link-resolutions';
 import { createIndexWorkers, type IndexWorkers } from '../../src/main/index/index-workers';
+import { parseNotes } from '../../src/main/index/parse-file';
 import { VaultIndex } from '../../src/main/index/vault-index';
 import { dropLookupIndexes } from '../../src/main/storage/index-database';
 import { scanVault } from '../../src/main/vault/vault-files';
@@ -206,4 +208,62 @@ describe('a cold index', () => {
     expect(report).toMatchObject({ notes: 100, broken: 100 });
     expect(index.links().every((link) => link.status === 'broken' && link.resolved === null)).toBe(true);
   });
+
+  it('parsed mostly on the main thread while the workers are slow, holds what one parsed in one place holds, and follows later edits', async () => {
+    const ws = workspace();
+    writeSyntheticVault(ws.vault, { notes: 300, seed: 11 });
+    const files = await scanVault(ws.vault);
+    const inline = createIndexWorkers(null);
+    // Workers that take their time with each task: the main thread, with nothing to write meanwhile,
+    // parses notes itself.
+    const slow: IndexWorkers = {
+      parse: async (task, signal) => {
+        await sleep(40);
+        return inline.parse(task, signal);
+      },
+      parseHere: parseNotes,
+      rankers: 0,
+      rank: (task) => inline.rank(task),
+      dispose: () => inline.dispose(),
+    };
+    const open = async (workers: IndexWorkers, dataDir: string) => {
+      const index = new VaultIndex({ dataDir, events: new AppEvents(), workers, onNotice: () => {} });
+      cleanups.push(() => index.close());
+      return { index, report: await index.open(ws.vault, files) };
+    };
+    const mixed = await open(slow, join(ws.base, 'mixed'));
+    const single = await open(inline, join(ws.base, 'single'));
+
+    expect(mixed.report.profile?.parseOnMain).toBeGreaterThan(0);
+    expect(mixed.report.notes).toBe(single.report.notes);
+    expect(dumpIndex(mixed)).toEqual(dumpIndex(single));
+    const indexNames = (index: VaultIndex) =>
+      index
+        .database()
+        .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")
+        .all()
+        .map(({ name }) => name);
+    expect(indexNames(mixed.index)).toEqual(indexNames(single.index));
+    expect(indexNames(mixed.index)).toEqual(
+      expect.arrayContaining(['links_note', 'links_issue', 'tags_key']),
+    );
+    // Every match with its score; notes of equal score come in the order they were written, which
+    // depends on which thread parsed them first (as with several workers), so they are compared sorted.
+    const everyHit = async (index: VaultIndex, query: string) =>
+      (await index.search({ query, limit: 1000 })).sort(
+        (a, b) => b.score - a.score || a.path.localeCompare(b.path),
+      );
+    for (const query of ['note idea', 'summary', 'zettel', 'missing']) {
+      const hits = await everyHit(mixed.index, query);
+      expect(hits.length, query).toBeGreaterThan(0);
+      expect(hits, query).toEqual(await everyHit(single.index, query));
+    }
+
+    // A note written after the cold index is indexed, its link resolved as a new note's.
+    writeFileSync(join(ws.vault, 'Late zebra.md'), '# Late zebra\n\nStripes, see [[Late elsewhere]].\n');
+    await mixed.index.applyChanges([{ type: 'add', path: 'Late zebra.md', at: Date.now() }]);
+    const hits = await mixed.index.search({ query: 'stripes', limit: 5 });
+    expect(hits.map((hit) => hit.path)).toEqual(['Late zebra.md']);
+    expect(mixed.index.outgoing('Late zebra.md').map((link) => link.status)).toEqual(['broken']);
+  }, 60_000);
 });

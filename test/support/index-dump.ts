@@ -4,7 +4,7 @@ import type { KastenApp } from '../../src/main/app';
  * Everything the index holds about the vault, in a canonical order, without row ids or timestamps:
  * two indexes of the same folder must dump equal.
  */
-export function dumpIndex(app: KastenApp) {
+export function dumpIndex(app: Pick<KastenApp, 'index'>) {
   const db = app.index.database();
   const all = (sql: string) => db.prepare(sql).all();
   return {

@@ -63,14 +63,14 @@ function isVaultCommand(command: string): command is (typeof vaultCommands)[numb
 function vaultCommand(
   command: (typeof vaultCommands)[number],
   rest: string[],
-  values: { json?: boolean; broken?: boolean; limit?: string; mode?: string },
+  values: { json?: boolean; broken?: boolean; limit?: string; mode?: string; profile?: boolean },
   run: RunSettings,
   env: CliEnvironment,
 ): Promise<number> {
   const { vault, subject } = vaultAndSubject(command, rest);
   const args = { command, vault, subject, json: values.json ?? false, broken: values.broken ?? false };
   return runVaultCommand(
-    { ...args, limit: limitFlag(values), mode: searchModeFlag(values) },
+    { ...args, limit: limitFlag(values), mode: searchModeFlag(values), profile: values.profile === true },
     { ...run, resourcesDir: env.resourcesDir, indexWorker: env.indexWorker, ...streams(env) },
   );
 }

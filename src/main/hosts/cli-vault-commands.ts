@@ -1,6 +1,12 @@
 import { searchModes, type SearchMode } from '../../shared/contract';
 import type { EmbeddingSettings } from '../../shared/embedding-domain';
-import type { IndexReport, ResolvedLink, SearchHit, SearchRanker } from '../../shared/index-domain';
+import type {
+  IndexProfile,
+  IndexReport,
+  ResolvedLink,
+  SearchHit,
+  SearchRanker,
+} from '../../shared/index-domain';
 import { highlightEnd, highlightStart } from '../index/note-search';
 import { findNote, openCliApp } from './cli-app';
 import { CliUsageError } from './cli-arguments';
@@ -28,9 +34,12 @@ export interface VaultCommandArguments {
   limit: number;
   /** `search`'s mode; by default hybrid when embeddings are on, else lexical. */
   mode?: SearchMode;
+  /** `index`: also print where the pass's time went. */
+  profile?: boolean;
 }
 
-export const vaultCommandUsage = `  kasten index <vault> [--json]                             index a vault; print counts and warnings
+export const vaultCommandUsage = `  kasten index <vault> [--json] [--profile]                 index a vault; print counts and warnings
+                                                            (--profile: where the pass spent its time)
   kasten links <vault> [--broken] [--json]                  every link and what it resolves to
   kasten search <vault> <query> [--limit N] [--json]        search, best matches first, and what found each
        [--mode lexical|semantic|hybrid]                     by words, by meaning or both (default: hybrid
@@ -58,7 +67,10 @@ export async function runVaultCommand(
     switch (args.command) {
       case 'index': {
         const report = await call(app, 'index:report', undefined);
-        print(indexJson(report), () => describeReport(report));
+        const profile = args.profile ? (report.profile ?? null) : undefined;
+        print({ ...indexJson(report), profile }, () =>
+          [describeReport(report), ...(profile === undefined ? [] : [describeProfile(profile)])].join('\n'),
+        );
         return 0;
       }
       case 'links': {
@@ -96,6 +108,28 @@ export async function runVaultCommand(
 function indexJson(report: IndexReport) {
   const { notes, attachments, links, broken, ambiguous, brokenSubpaths, warnings, ms } = report;
   return { notes, attachments, links, broken, ambiguous, brokenSubpaths, warnings, ms };
+}
+
+const profileLines: [keyof IndexProfile, string][] = [
+  ['read', 'reading notes (all threads)'],
+  ['parse', 'parsing notes (all threads)'],
+  ['parseOnMain', '  of which on the main thread'],
+  ['notes', 'writing notes, headings, tags, names'],
+  ['links', 'resolving and writing links'],
+  ['fts', 'writing the full-text index'],
+  ['commits', 'commits'],
+  ['settle', 'settling links at the end'],
+  ['indexes', 'building lookup indexes'],
+  ['other', 'waiting for parsed notes, other'],
+];
+
+/** Where an index pass's time went, a line a phase; null when the pass parsed nothing. */
+function describeProfile(profile: IndexProfile | null): string {
+  if (!profile) return 'Nothing was parsed: no profile.';
+  const lines = profileLines.map(
+    ([phase, name]) => `  ${name.padEnd(40)} ${String(profile[phase]).padStart(7)} ms`,
+  );
+  return ['Where the time went:', ...lines].join('\n');
 }
 
 function linkJson(link: ResolvedLink) {

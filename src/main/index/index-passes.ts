@@ -8,6 +8,7 @@ import { IndexUpdate } from './index-update';
 import type { IndexWorkers } from './index-workers';
 import type { OpenIndex } from './open-index';
 import { unreadHash } from './parsed-note';
+import type { PassProfile } from './pass-profile';
 import type { FileSighting } from './rename-detector';
 import { summarizeBatch } from './watch-batch';
 
@@ -15,6 +16,8 @@ import { summarizeBatch } from './watch-batch';
 export interface PassOptions {
   workers: IndexWorkers;
   onProgress: (progress: IndexProgress) => void;
+  /** Where the pass's time goes, when it is measured. */
+  profile?: PassProfile;
 }
 
 export interface BatchOutcome {
@@ -133,6 +136,7 @@ function newUpdate(index: OpenIndex, full: boolean, options: PassOptions): Index
     full,
     fileKeys,
     onProgress: options.onProgress,
+    profile: options.profile,
   });
 }
 

@@ -5,6 +5,7 @@ import { linkOccurrences, type LinkOccurrence } from '../../shared/markdown/note
 import type { SqliteDatabase } from '../storage/database';
 import type { StoredResolution } from './link-resolutions';
 import type { ParsedNote } from './parsed-note';
+import type { PassProfile } from './pass-profile';
 import { searchColumns } from './search-columns';
 
 export interface FileState {
@@ -131,12 +132,15 @@ export class IndexStore {
       resolve,
       isNew = false,
       defer,
+      profile,
     }: {
       resolve: (link: LinkOccurrence) => StoredResolution;
       isNew?: boolean;
       defer?: (link: PendingLink, resolution: StoredResolution) => boolean;
+      profile?: PassProfile;
     },
   ): void {
+    const started = profile ? performance.now() : 0;
     if (!isNew) this.deleteNote(note.path);
     const { facts } = note;
     const id = Number(
@@ -155,14 +159,22 @@ export class IndexStore {
     for (const block of facts.blocks) s.insertBlock.run(id, block.id, block.line);
     for (const tag of facts.tags) s.insertTag.run(id, tag, tag.toLowerCase());
     for (const alias of facts.aliases) s.insertAlias.run(id, alias);
+    for (const name of note.names) s.insertName.run(id, name);
+    for (const message of facts.warnings) s.insertWarning.run(note.path, message, 'note');
+    const linksStarted = profile ? performance.now() : 0;
     linkOccurrences(facts).forEach((link, index) => {
       const pending = { noteId: id, source: note.path, link, context: note.linkContexts[index] ?? '' };
       const resolution = resolve(link);
       if (!defer?.(pending, resolution)) this.insertLink(pending, resolution);
     });
+    const ftsStarted = profile ? performance.now() : 0;
     s.insertFts.run(id, ...(note.searchColumns ?? searchColumns(facts, note.path)), ...note.stems);
-    for (const name of note.names) s.insertName.run(id, name);
-    for (const message of facts.warnings) s.insertWarning.run(note.path, message, 'note');
+    if (profile) {
+      const ended = performance.now();
+      profile.add('notes', linksStarted - started);
+      profile.add('links', ftsStarted - linksStarted);
+      profile.add('fts', ended - ftsStarted);
+    }
   }
 
   /** Writes one link of a note already written. */

@@ -1,12 +1,17 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { parseNotes } from './parse-file';
-import type { ParseOutcome, ParseTask } from './parsed-note';
+import type { ParsedBatch, ParseTask } from './parsed-note';
 import type { RankedNote, RankTask } from './ranking-task';
 
 /** Worker threads for the index: they parse notes and, when idle, rank a share of a search's matches. */
 export interface IndexWorkers {
-  parse(task: ParseTask, signal?: AbortSignal): Promise<ParseOutcome[]>;
+  parse(task: ParseTask, signal?: AbortSignal): Promise<ParsedBatch>;
+  /**
+   * Parses a task on the calling (main) thread, beside worker threads: a pass gives it small tasks when
+   * it has nothing to write. Absent when parsing is inline anyway.
+   */
+  parseHere?(task: ParseTask): ParsedBatch;
   /** How many rank tasks can run at once beside the main thread; 0 when there are no worker threads. */
   readonly rankers: number;
   rank(task: RankTask): Promise<RankedNote[]>;
@@ -33,7 +38,7 @@ export function createIndexWorkers(
       dispose: async () => {},
     };
   }
-  const pool = new Piscina<ParseTask | RankTask, ParseOutcome[] | RankedNote[]>({
+  const pool = new Piscina<ParseTask | RankTask, ParsedBatch | RankedNote[]>({
     filename: workerFile,
     minThreads: 1,
     maxThreads: Math.max(1, threads),
@@ -46,7 +51,8 @@ export function createIndexWorkers(
     resourceLimits: { maxYoungGenerationSizeMb: 32 },
   });
   return {
-    parse: (task, signal) => pool.run(task, { signal }) as Promise<ParseOutcome[]>,
+    parse: (task, signal) => pool.run(task, { signal }) as Promise<ParsedBatch>,
+    parseHere: parseNotes,
     rankers: Math.max(1, threads),
     rank: (task) => pool.run(task, { name: 'rankNotes' }) as Promise<RankedNote[]>,
     dispose: () => pool.destroy(),

@@ -34,6 +34,13 @@ export type ParseOutcome =
   | { ok: true; note: ParsedNote }
   | { ok: false; path: string; vanished: boolean; skipped: boolean; message: string };
 
+/** What a worker made of a task: an outcome for each path, and the time spent reading and parsing. */
+export interface ParsedBatch {
+  outcomes: ParseOutcome[];
+  readMs: number;
+  parseMs: number;
+}
+
 /** A batch of notes for a worker to read and parse. */
 export interface ParseTask {
   root: string;

@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from '../storage/database';
+import type { PassProfile } from './pass-profile';
 
 /**
  * The longest the main thread writes before it lets requests through. Worker results can arrive
@@ -22,14 +23,23 @@ export class SlicedWrites {
   private chain: Promise<void> = Promise.resolve();
   /** When the open write transaction began, or null when none is open. */
   private batchStarted: number | null = null;
+  /** Calls of write() not finished yet. */
+  private queued = 0;
 
   constructor(
     private readonly db: SqliteDatabase,
     private readonly signal: AbortSignal,
+    private readonly profile: PassProfile | null = null,
   ) {}
+
+  /** Whether nothing is waiting to be written. */
+  get idle(): boolean {
+    return this.queued === 0;
+  }
 
   /** Queues `items` for `writeOne`; resolves once all of them are written (or the signal aborts). */
   write<Item>(items: readonly Item[], writeOne: (item: Item) => void): Promise<void> {
+    this.queued++;
     const run = this.chain.then(async () => {
       let next = 0;
       while (next < items.length) {
@@ -39,7 +49,7 @@ export class SlicedWrites {
         if (this.batchStarted === null) {
           // IMMEDIATE: a transaction that reads before it writes fails at once, busy timeout or not, when
           // another connection (embeddings in a process reading this index) committed in between.
-          this.db.exec('BEGIN IMMEDIATE');
+          this.exec('BEGIN IMMEDIATE');
           this.batchStarted = performance.now();
         }
         // No savepoint per slice: releasing one makes FTS5 flush its pending terms, as a commit does. A
@@ -56,7 +66,14 @@ export class SlicedWrites {
       }
     });
     this.chain = run.catch(() => {});
-    return run;
+    return run.finally(() => {
+      this.queued--;
+    });
+  }
+
+  /** Resolves once everything queued so far is written, failed or not. */
+  async drained(): Promise<void> {
+    await this.chain;
   }
 
   /** Waits for the queued writes and commits them. */
@@ -70,6 +87,11 @@ export class SlicedWrites {
     if (this.batchStarted === null) return;
     if (!now && performance.now() - this.batchStarted < commitEveryMs) return;
     this.batchStarted = null;
-    this.db.exec('COMMIT');
+    this.exec('COMMIT');
+  }
+
+  private exec(sql: string): void {
+    if (this.profile) this.profile.time('commits', () => this.db.exec(sql));
+    else this.db.exec(sql);
   }
 }

@@ -10,6 +10,7 @@ import { IndexReads, reportOf } from './index-reads';
 import type { IndexWorkers } from './index-workers';
 import type { SearchRankers } from './note-search';
 import { openIndex, type OpenIndex } from './open-index';
+import { PassProfile } from './pass-profile';
 import { PassQueue } from './pass-queue';
 import { RenameDetector } from './rename-detector';
 import { WriterLock } from './writer-lock';
@@ -207,12 +208,15 @@ export class VaultIndex extends IndexReads {
   private async refresh(index: OpenIndex, files: VaultFiles) {
     const started = performance.now();
     this.filling = !index.catalog.hasNotes();
+    const profile = new PassProfile();
     const { parsed, changedPaths } = await this.published(index, () =>
-      refreshIndex(index, files, this.passOptions(index)),
+      refreshIndex(index, files, { ...this.passOptions(index), profile }),
     ).finally(() => {
       this.filling = false;
     });
-    const report = reportOf(index, Math.round(performance.now() - started), parsed);
+    const ms = performance.now() - started;
+    const report = reportOf(index, Math.round(ms), parsed);
+    if (parsed > 0) report.profile = profile.end(ms);
     if (this.current === index) {
       this.lastReport = report;
       this.reportStale = false;

@@ -25,6 +25,8 @@ export type WriterState = z.infer<typeof writerStateSchema>;
 
 const starting: IndexProgress = { state: 'indexing', done: 0, total: 0, etaMs: null };
 const retryPublishMs = 100;
+/** Readers look every 500 ms (IndexFollower): what they show is no older for publishing twice as often. */
+const progressEveryMs = 250;
 
 const lockFileOf = (indexFile: string) => `${indexFile}.lock`;
 const stateFileOf = (indexFile: string) => `${indexFile}.writer.json`;
@@ -41,6 +43,9 @@ export class WriterLock {
   private state: WriterState;
   private released = false;
   private retry: NodeJS.Timeout | null = null;
+  /** When the state was last published, and the publication of a pass's progress held back meanwhile. */
+  private publishedAt = 0;
+  private held: NodeJS.Timeout | null = null;
 
   private constructor(
     readonly indexFile: string,
@@ -58,10 +63,19 @@ export class WriterLock {
     return unlock && new WriterLock(indexFile, unlock);
   }
 
-  /** Tells readers how the running pass is going. */
+  /**
+   * Tells readers how the running pass is going, at most every progressEveryMs: each publication is a
+   * write and a rename, a fiftieth of a cold index's main thread at the ten a second passes report.
+   */
   progress(progress: IndexProgress): void {
     this.state = { ...this.state, progress };
-    this.publish();
+    const wait = this.publishedAt + progressEveryMs - performance.now();
+    if (wait <= 0) this.publish();
+    else
+      this.held ??= setTimeout(() => {
+        this.held = null;
+        this.publish();
+      }, wait).unref();
   }
 
   /** Tells readers a pass ended, and how (idle, or cancelled). */
@@ -76,6 +90,7 @@ export class WriterLock {
     if (this.released) return;
     this.released = true;
     if (this.retry) clearTimeout(this.retry);
+    if (this.held) clearTimeout(this.held);
     try {
       // The state goes first: while the lock is held, no state means a writer still starting.
       const file = stateFileOf(this.indexFile);
@@ -87,6 +102,9 @@ export class WriterLock {
 
   private publish(): void {
     if (this.released) return;
+    if (this.held) clearTimeout(this.held);
+    this.held = null;
+    this.publishedAt = performance.now();
     const file = stateFileOf(this.indexFile);
     const temporary = `${file}.${this.state.writer}`;
     try {

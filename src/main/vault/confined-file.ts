@@ -29,7 +29,7 @@ export class RefusedPath extends Error {
 }
 
 // Non-blocking, so that a FIFO named `x.md` cannot hang a reader; no controlling terminal from a tty.
-const readFlags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+export const readFlags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 
 /**
  * The segments of a vault-relative path from outside (renderer, model, CLI, watcher), or a refusal:

@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openConfinedSync } from '../../../src/main/vault/confined-file';
+import { ConfinedReads } from '../../../src/main/vault/confined-reads';
 import { readVaultFile } from '../../../src/main/vault/vault-paths';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'kasten-paths-')));
@@ -87,5 +89,58 @@ describe('paths are confined to the vault', () => {
       closeSync(fd);
     }
     expect(() => openConfinedSync(vault, 'elsewhere/note.md')).toThrow(/leads outside the vault/);
+  });
+});
+
+describe('many files opened with one check per folder (ConfinedReads)', () => {
+  const readAll = (reads: ConfinedReads, path: string) => {
+    const { fd } = reads.open(path);
+    try {
+      return readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  };
+
+  it('reads what openConfinedSync reads, and refuses what it refuses with the same words', () => {
+    const reads = new ConfinedReads(vault);
+    try {
+      for (const path of ['sub/note.md', 'alias.md']) expect(readAll(reads, path), path).toBe('# note');
+      for (const path of ['leak.md', 'elsewhere/note.md', 'settings.md', 'plugins/app.json', 'pipe.md']) {
+        let refused: unknown = null;
+        try {
+          openConfinedSync(vault, path);
+        } catch (error) {
+          refused = error;
+        }
+        expect(refused, path).toBeInstanceOf(Error);
+        expect(() => reads.open(path), path).toThrow((refused as Error).message);
+      }
+    } finally {
+      reads.close();
+    }
+  });
+
+  it('keeps reading the folder it checked when that folder is swapped for a symlink leading outside', () => {
+    const root = join(base, 'swapped');
+    mkdirSync(join(root, 'notes'), { recursive: true });
+    writeFileSync(join(root, 'notes', 'a.md'), 'inside a');
+    writeFileSync(join(root, 'notes', 'note.md'), 'inside');
+    const reads = new ConfinedReads(root);
+    try {
+      expect(readAll(reads, 'notes/a.md')).toBe('inside a');
+      renameSync(join(root, 'notes'), join(root, 'moved'));
+      symlinkSync(join(base, 'outside'), join(root, 'notes'));
+      expect(readAll(reads, 'notes/note.md')).toBe('inside');
+    } finally {
+      reads.close();
+    }
+    // A batch opened after the swap refuses the folder.
+    const later = new ConfinedReads(root);
+    try {
+      expect(() => later.open('notes/note.md')).toThrow(/leads outside the vault/);
+    } finally {
+      later.close();
+    }
   });
 });
