@@ -20,9 +20,9 @@ export function viewerSelection(
   selection: Selection | null,
 ): ViewerSelection | null {
   if (!selection || selection.isCollapsed || selection.rangeCount === 0) return null;
-  const range = selection.getRangeAt(0);
-  if (!body.contains(range.startContainer) || !body.contains(range.endContainer)) return null;
-  const text = selection.toString();
+  const range = clippedToEnd(body, selection.getRangeAt(0));
+  if (!range) return null;
+  const text = range.toString();
   if (text.trim() === '') return null;
   const embeds = [...body.querySelectorAll<HTMLElement>('.note-embed[data-path]')]
     .filter((embed) => range.intersectsNode(embed))
@@ -43,6 +43,18 @@ export function viewerSelection(
         ? `The selection is longer than ${maxSelectionChars.toLocaleString('en')} characters; select a shorter passage.`
         : null,
   };
+}
+
+/**
+ * The selected range within `body`: null when it starts outside it. A range reaching past the body's
+ * end is cut there — a triple click on the note's last paragraph ends at the start of what follows.
+ */
+function clippedToEnd(body: HTMLElement, selected: Range): Range | null {
+  if (!body.contains(selected.startContainer)) return null;
+  if (body.contains(selected.endContainer)) return selected;
+  const range = selected.cloneRange();
+  range.setEnd(body, body.childNodes.length);
+  return range;
 }
 
 /** The note's own heading the point `node` stands under (an embedded note's headings are not its own). */

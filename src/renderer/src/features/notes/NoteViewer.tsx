@@ -7,6 +7,7 @@ import { NoteProperties } from './NoteProperties';
 import { useNoteStore } from './note-store';
 import { subpathLine } from './subpath-line';
 import { SelectionBar } from '../ask/SelectionBar';
+import { SelectionPrompts } from '../prompts/SelectionPrompts';
 import { showPassage } from '../ask/passage-highlight';
 import { rememberNoteScroll, takeRestoredScroll } from '../resume/resume';
 import { anchorAt, holdInPlace, scrollToAnchor, writerOnPause } from '../../components/scroll-anchor';
@@ -103,7 +104,12 @@ export function NoteViewer() {
               <NoteProperties content={note.content} path={note.path} onOpen={open} />
               <MarkdownNote content={note.content} path={note.path} links={note.links} onOpen={open} />
             </article>
-            <SelectionBar body={article} path={note.path} title={title} />
+            <SelectionBar
+              body={article}
+              path={note.path}
+              title={title}
+              selectionPrompts={(selection) => <SelectionPrompts selection={selection} />}
+            />
             <NoteLinks backlinks={backlinks} outgoing={note.links} onOpen={open} />
             <RelatedSection path={note.path} onOpen={open} />
           </>
