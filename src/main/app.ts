@@ -59,8 +59,8 @@ export function createApp(options: AppOptions): KastenApp {
   const embeddings = embeddingServices(options, vaults, llm, events);
   const request = requestServices(vaults.db, llm);
   const items = itemServices(options, vaults, request, embeddings.texts);
-  const conversations = chatServices(options, { vaults, llm, embeddings, request, items, events });
-  const prompts = promptServices(vaults, request, embeddings.texts, options.now);
+  const prompts = promptServices(vaults, request, embeddings.texts, llm.models, items.service, options.now);
+  const conversations = chatServices(options, { vaults, llm, embeddings, request, items, prompts, events });
 
   const info: AppInfo = {
     name: 'Kasten',

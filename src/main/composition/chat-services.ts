@@ -15,6 +15,7 @@ import type { AppOptions } from './app-options';
 import type { EmbeddingServices } from './embedding-services';
 import type { ItemServices } from './item-services';
 import type { ModelServices } from './model-services';
+import type { PromptServices } from '../prompts/prompt-services';
 import type { RequestServices } from './request-services';
 import type { VaultServices } from './vault-services';
 
@@ -25,12 +26,14 @@ export interface ChatFoundations {
   embeddings: EmbeddingServices;
   request: RequestServices;
   items: ItemServices;
+  /** Saved prompts: a message sent from one is retried with its note and model. */
+  prompts: PromptServices;
   events: AppEvents;
 }
 
 /** Chat sessions and their answers, the context engine's view of them, writes, exports and drafts. */
 export function chatServices(options: AppOptions, foundations: ChatFoundations) {
-  const { vaults, embeddings, request, items, events } = foundations;
+  const { vaults, embeddings, request, items, prompts, events } = foundations;
   const { models, prices, summaries } = foundations.llm;
   const { db, vault, index } = vaults;
   const writes: VaultWrites = {
@@ -86,6 +89,7 @@ export function chatServices(options: AppOptions, foundations: ChatFoundations) 
     tools: { registry: items.tools, mcp: items.mcp },
     items: items.service,
     attachments: { intake: items.intake, store: items.attachments },
+    again: (message) => prompts.runner.again(message),
   });
   const exporter = new ChatExporter({
     db,

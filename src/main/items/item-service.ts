@@ -180,6 +180,17 @@ export class ItemService {
     });
   }
 
+  /** What `check` would refuse among `items`, each said as it would say it; nothing when all are there. */
+  async missing(items: PendingItems): Promise<string[]> {
+    const known = {
+      rules: items.rules?.length ? await this.rules() : [],
+      tools: items.tools?.length ? (await this.tools()).tools.map((tool) => tool.name) : [],
+    };
+    const missing: string[] = [];
+    this.resolveAll(items, known, (kind, key) => missing.push(this.notFound(kind, key)));
+    return missing;
+  }
+
   /** Stores items `check` resolved. */
   add(sessionId: string, items: readonly ResolvedItem[]): void {
     for (const item of items) this.options.sessions.set(sessionId, item.kind, item.key, item.title, true);
