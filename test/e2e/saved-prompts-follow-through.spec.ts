@@ -11,6 +11,7 @@ test.beforeEach(() => {
   const prompt = (name: string, frontmatter: string, body: string) =>
     writeNote(host.workspace.vault, `_kasten/prompts/${name}.md`, `---\n${frontmatter}\n---\n${body}\n`);
   prompt('Summarize', 'name: Summarize', 'Summarize {{note}} in one line.');
+  prompt('Deep', 'name: Deep\nmodel: big-model', 'Think hard about {{title}}.');
   prompt('Ghost', 'name: Ghost\nmodel: ghost-model', 'Who answers this?');
   prompt('Ruled', 'name: Ruled\ninclude:\n  rules: [No such rule]', 'Follow the rules.');
 });
@@ -59,4 +60,24 @@ test('while /Summarize is typed the meter counts the open note it brings, and Re
   await answer.getByRole('button', { name: 'Retry' }).click();
   await expect(app.chat.getByTestId('assistant-message').last()).toHaveAttribute('data-status', 'complete');
   expect(sentText(host.model.chatRequests.at(-1)!)).toContain(noteText);
+});
+
+test('a prompt with model: is answered by that model, and its message says so', async ({ page }) => {
+  host.model.setModels([{ id: 'scripted-model' }, { id: 'big-model' }]);
+  const app = new AppPage(page);
+  await page.goto(host.server.url);
+  await app.note('Atomic notes').click();
+  await expect(app.viewerTitle()).toHaveText('Atomic notes');
+  await app.composer.fill('/Deep');
+  await app.composer.press('Enter');
+  await expect(app.chat.getByTestId('assistant-message').last()).toHaveAttribute('data-status', 'complete');
+  expect(host.model.chatRequests.at(-1)!.model).toBe('big-model');
+  await expect(app.chat.getByTestId('prompt-origin')).toContainText(
+    'From the prompt /Deep — answered by big-model',
+  );
+  await app.composer.fill('And the chat goes on?');
+  await app.composer.press('Enter');
+  await expect(app.chat.getByTestId('assistant-message')).toHaveCount(2);
+  await expect(app.chat.getByTestId('assistant-message').last()).toHaveAttribute('data-status', 'complete');
+  expect(host.model.chatRequests.at(-1)!.model).toBe('scripted-model');
 });
