@@ -25,6 +25,7 @@ import { promptHandlers, type PromptServices } from './prompts/prompt-services';
 import { imageHandlers } from './images/image-handlers';
 import type { ImageServices } from './composition/image-services';
 import { webHandlers } from './web/web-handlers';
+import type { PromptRunner } from './prompts/prompt-runner';
 
 /** The services behind the core channels (the embeddings', writes' and items' have handlers of their own). */
 export interface CoreServices {
@@ -41,6 +42,8 @@ export interface CoreServices {
   /** What the models cost: the summary estimate prices a run with it. */
   prices: PriceBook;
   summaries: SummaryQueue;
+  /** Saved prompts: the meter counts a `/Name` draft as the message it makes. */
+  prompts: Pick<PromptRunner, 'draft'>;
 }
 
 type CoreChannels = Exclude<
@@ -66,6 +69,7 @@ type CoreChannels = Exclude<
 export function coreHandlers(services: CoreServices): Pick<Handlers, CoreChannels> {
   const { info, vault, recent, index, chat, context, events, exporter, drafts, models, prices, summaries } =
     services;
+  const { prompts } = services;
   return {
     'app:info': async () => info,
     'vault:open': async (input) => vault.open(input?.path),
@@ -107,8 +111,17 @@ export function coreHandlers(services: CoreServices): Pick<Handlers, CoreChannel
       const { session, assistantMessage } = await chat.retry(sessionId);
       return { session, assistantMessage };
     },
-    'context:status': async ({ sessionId, draft, attachments, items: pending }) =>
-      context.status(sessionId, draft, { attachments, items: pending }),
+    'context:status': async ({ sessionId, draft, attachments, items: pending, prompt }) => {
+      const called = prompt ? await prompts.draft(prompt) : null;
+      if (!called) return context.status(sessionId, draft, { attachments, items: pending });
+      // Counted as the prompt's message: its words, its note, and the rules and tools it adds.
+      const items = {
+        ...pending,
+        rules: [...(pending?.rules ?? []), ...called.include.rules],
+        tools: [...(pending?.tools ?? []), ...called.include.tools],
+      };
+      return context.status(sessionId, called.text, { attachments, items, brings: called.context });
+    },
     'context:compact': async ({ sessionId, focus }) => chat.compact(sessionId, focus),
     'context:settings': async () => context.settings(),
     'context:configure': async (settings) => {
@@ -205,6 +218,7 @@ export function appHandlers(info: AppInfo, services: AppServices): Handlers {
       models: llm.models,
       prices: llm.prices,
       summaries: llm.summaries,
+      prompts: prompts.runner,
     }),
     ...embeddings.handlers,
     ...priceHandlers(llm.prices),

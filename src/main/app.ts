@@ -61,8 +61,17 @@ export function createApp(options: AppOptions): KastenApp {
   const request = requestServices(vaults.db, llm);
   const images = imageServices(options, vaults, llm, request);
   const items = itemServices(options, vaults, request, embeddings.texts, images);
-  const conversations = chatServices(options, { vaults, llm, embeddings, request, items, images, events });
-  const prompts = promptServices(vaults, request, embeddings.texts, options.now);
+  const prompts = promptServices(vaults, request, embeddings.texts, llm.models, items.service, options.now);
+  const conversations = chatServices(options, {
+    vaults,
+    llm,
+    embeddings,
+    request,
+    items,
+    images,
+    prompts,
+    events,
+  });
 
   const info: AppInfo = {
     name: 'Kasten',

@@ -22,6 +22,19 @@ export const contextRequests = {
         /** Files prepared for the message being typed, and items chosen for a chat not started yet. */
         attachments: z.array(z.string().min(1).max(100)).max(20).optional(),
         items: sendItems.optional(),
+        /**
+         * The saved prompt a `/Name` draft calls, with the note open in the viewer: counted as its message
+         * would be (the filled words and the `{{note}}` it brings) rather than as typed.
+         */
+        prompt: z
+          .object({
+            name: z.string().trim().min(1).max(500),
+            note: z.string().min(1).max(4096).optional(),
+            selection: z.string().max(200_000).optional(),
+            text: z.string().max(200_000).optional(),
+          })
+          .strict()
+          .optional(),
       })
       .strict(),
   ),

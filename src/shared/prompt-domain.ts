@@ -49,4 +49,6 @@ export interface PromptPart {
   name: string;
   path: string;
   fills: PromptFill[];
+  /** The model the prompt asked for (its `model:`), which answered it; absent for the chat's model. */
+  model?: string;
 }

@@ -59,6 +59,8 @@ export interface ChatServiceOptions {
   price?: () => Promise<PriceQuote>;
   /** Streamed text is written to the database at least this often. */
   saveEveryMs?: number;
+  /** What a message brings again when its answer is retried (a saved prompt's note and model). */
+  again?: (message: ChatMessage) => Promise<MessageExtras | null>;
 }
 
 export interface StartedTurn {
@@ -145,7 +147,7 @@ export class ChatService {
       throw new AppError('unsupported', 'Files cannot be attached here.');
     await this.options.indexed?.();
     const vault = this.options.vault();
-    const model = this.options.model();
+    const model = extras?.model ?? this.options.model();
     // Everything that can be wrong is checked before the chat or the message is made.
     await this.options.attachments?.intake.check(input.attachments ?? []);
     const items = await this.checkItems(input.items);
@@ -231,9 +233,15 @@ export class ChatService {
     if (!last) throw new AppError('invalid-input', 'There is no question to retry in this session.');
     const words = last.parts.find((part) => part.type === 'text')?.text ?? '';
     const selection = last.parts.find((part) => part.type === 'selection')?.selection;
-    const direct = await this.options.context.references(sessionId, words, selection);
+    // A message from a saved prompt is sent again with what the prompt brought: its note, its model.
+    const extras = (await this.options.again?.(last)) ?? undefined;
+    const direct = await this.withExtras(
+      sessionId,
+      await this.options.context.references(sessionId, words, selection),
+      extras,
+    );
     this.assertIdle(sessionId);
-    const started = await this.answer(sessionId, this.options.model(), direct);
+    const started = await this.answer(sessionId, extras?.model ?? this.options.model(), direct);
     return { ...started, session: this.options.store.sessionSummary(sessionId), userMessage: null };
   }
 

@@ -18,6 +18,7 @@ import type { EmbeddingServices } from './embedding-services';
 import type { ImageServices } from './image-services';
 import type { ItemServices } from './item-services';
 import type { ModelServices } from './model-services';
+import type { PromptServices } from '../prompts/prompt-services';
 import type { RequestServices } from './request-services';
 import type { VaultServices } from './vault-services';
 
@@ -29,12 +30,14 @@ export interface ChatFoundations {
   request: RequestServices;
   items: ItemServices;
   images: ImageServices;
+  /** Saved prompts: a message sent from one is retried with its note and model. */
+  prompts: PromptServices;
   events: AppEvents;
 }
 
 /** Chat sessions and their answers, the context engine's view of them, writes, exports and drafts. */
 export function chatServices(options: AppOptions, foundations: ChatFoundations) {
-  const { vaults, embeddings, request, items, images, events } = foundations;
+  const { vaults, embeddings, request, items, images, prompts, events } = foundations;
   const { models, prices, summaries } = foundations.llm;
   const { db, vault, index } = vaults;
   const writes: VaultWrites = {
@@ -92,6 +95,7 @@ export function chatServices(options: AppOptions, foundations: ChatFoundations) 
     tools: { registry: items.tools, mcp: items.mcp },
     items: items.service,
     attachments: { intake: items.intake, store: items.attachments },
+    again: (message) => prompts.runner.again(message),
   });
   const exporter = new ChatExporter({
     db,

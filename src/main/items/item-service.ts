@@ -171,13 +171,24 @@ export class ItemService {
    * before anything is created; resolves to them as `set` stores them. Rules and tools are listed once.
    */
   async check(items: PendingItems): Promise<ResolvedItem[]> {
-    const known = {
+    return this.resolveAll(items, await this.known(items), (kind, key) => {
+      throw new AppError('not-found', this.notFound(kind, key));
+    });
+  }
+
+  /** What `check` would refuse among `items`, each said as it would say it; nothing when all are there. */
+  async missing(items: PendingItems): Promise<string[]> {
+    const missing: string[] = [];
+    this.resolveAll(items, await this.known(items), (kind, key) => missing.push(this.notFound(kind, key)));
+    return missing;
+  }
+
+  /** The rules and tools `items` may name, listed only when it names any. */
+  private async known(items: PendingItems) {
+    return {
       rules: items.rules?.length ? await this.rules() : [],
       tools: items.tools?.length ? (await this.tools()).tools.map((tool) => tool.name) : [],
     };
-    return this.resolveAll(items, known, (kind, key) => {
-      throw new AppError('not-found', this.notFound(kind, key));
-    });
   }
 
   /** Stores items `check` resolved. */

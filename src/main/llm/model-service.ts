@@ -149,6 +149,39 @@ export class ModelService {
   }
 
   /**
+   * The model `name` on the chat model's server (a saved prompt's `model:`), with the chat model's key
+   * and window; the chat model itself when it is the one named.
+   */
+  chatModelNamed(name: string): ChatModel {
+    const settings = this.settings.get();
+    if (name === settings.model) return this.chatModel();
+    const key = this.keys.key(settings);
+    return createChatModel({ ...settings, model: name }, key, () => this.windows.resolve(settings, key));
+  }
+
+  /**
+   * The names of the models the chat model's server offers, or null when it could not say within
+   * `ms` (unreachable, no list): a saved prompt's `model:` is checked against them.
+   */
+  async offeredModels(ms = 3_000): Promise<string[] | null> {
+    const settings = this.settings.get();
+    if (settings.model.trim() === '') return null;
+    const listed = listModels(settings, this.keys.key(settings), this.fetchImpl).then(
+      (models) => models.map((model) => model.id),
+      () => null,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), ms);
+    });
+    try {
+      return await Promise.race([listed, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
    * The chat model, or null when none is chosen. Over Ollama's native API it runs with the window
    * `contextWindow` reports, so what is planned for is what the server uses.
    */

@@ -1,4 +1,4 @@
-import type { ChatReference } from '../../shared/chat-domain';
+import type { ChatMessage } from '../../shared/chat-domain';
 import type { SendInput } from '../../shared/context-items-domain';
 import type { ResolvedLink } from '../../shared/index-domain';
 import type { PromptFill, PromptPart, PromptVariable } from '../../shared/prompt-domain';
@@ -6,7 +6,8 @@ import { AppError } from '../app-error';
 import type { MessageExtras } from '../chat/message-extras';
 import type { TextVectors } from '../embeddings/text-vectors';
 import type { Budget } from '../request/budget';
-import { pinnedItem } from '../request/sources/pinned-input';
+import type { ChatModel } from '../llm/llm-types';
+import { promptNoteContext, type PromptNoteSource } from './prompt-note-item';
 import type { PromptsCatalog, SavedPrompt } from './prompts-catalog';
 import { fillTemplate } from './prompt-template';
 import { fillOf, linkList, localDate } from './prompt-values';
@@ -33,7 +34,19 @@ export interface PromptRunnerOptions {
   tokens: (text: string) => number;
   budget: () => Promise<Budget>;
   vectors: TextVectors | null;
+  /**
+   * The model a prompt's `model:` names, on the chat's server; undefined for the chat's own. Refuses in
+   * words a model the server does not offer.
+   */
+  model: (prompt: { name: string; model: string | null }) => Promise<ChatModel | undefined>;
   now?: () => Date;
+}
+
+/** A `/Name` draft as the meter counts it. */
+export interface PromptDraft {
+  text: string;
+  context: MessageExtras['context'];
+  include: { rules: string[]; tools: string[] };
 }
 
 /** A message made from a saved prompt: what `chat:send` takes, and the note it brings. */
@@ -56,6 +69,69 @@ export class PromptRunner {
 
   async message(input: PromptRunInput): Promise<PromptMessage> {
     const prompt = await this.prompt(input.name);
+    // A model the server does not offer is refused before the note is read or the chat is made.
+    const model = await this.options.model(prompt);
+    const filled = await this.fill(prompt, input);
+    const part: PromptPart = {
+      type: 'prompt',
+      step: 0,
+      name: prompt.name,
+      path: prompt.path,
+      fills: filled.fills,
+      ...(prompt.model ? { model: prompt.model } : {}),
+    };
+    const { rules, tools } = prompt.include;
+    const items = rules.length + tools.length > 0 ? { rules, tools } : undefined;
+    return {
+      prompt,
+      send: {
+        sessionId: input.sessionId,
+        text: filled.text,
+        ...(input.attachments ? { attachments: input.attachments } : {}),
+        ...(items ? { items } : {}),
+      },
+      extras: { parts: [part], context: filled.context, ...(model ? { model } : {}) },
+    };
+  }
+
+  /**
+   * A `/Name` draft as its message would be: the filled words, the `{{note}}` it brings and the rules and
+   * tools it adds, for the meter; null when the prompt would be refused (the draft counts as typed).
+   */
+  async draft(input: PromptRunInput): Promise<PromptDraft | null> {
+    try {
+      const prompt = await this.prompt(input.name);
+      const { text, context } = await this.fill(prompt, input);
+      return { text, context, include: prompt.include };
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * What a message sent from a saved prompt brings again when its answer is retried: its `{{note}}`
+   * (read again from the note it ran on) and the model it asked for; null for any other message.
+   */
+  async again(message: Pick<ChatMessage, 'parts'>): Promise<MessageExtras | null> {
+    const part = message.parts.find((entry): entry is PromptPart => entry.type === 'prompt');
+    if (!part) return null;
+    const text = message.parts.find((entry) => entry.type === 'text')?.text ?? '';
+    const model = await this.options.model({ name: part.name, model: part.model ?? null });
+    const path = part.fills.find((fill) => fill.variable === 'note')?.path;
+    const note = path ? await this.read(path) : null;
+    if (path && !note) {
+      throw new AppError(
+        'not-found',
+        `The prompt “${part.name}” ran on ${path}, which is no longer in the vault: it cannot be sent again.`,
+      );
+    }
+    const budget = await this.options.budget();
+    const context = promptNoteContext(note, text, budget.pinned, this.options.tokens, this.options.vectors);
+    return { parts: [], context, ...(model ? { model } : {}) };
+  }
+
+  /** The prompt's words with its variables filled, what each put in, and the `{{note}}` it brings. */
+  private async fill(prompt: SavedPrompt, input: PromptRunInput) {
     const budget = await this.options.budget();
     const uses = (variable: PromptVariable) => prompt.variables.includes(variable);
     const note = noteVariables.some(uses) ? await this.note(prompt, input.note) : null;
@@ -78,47 +154,9 @@ export class PromptRunner {
     const extra = input.text?.trim() ?? '';
     const text = [fillTemplate(prompt.body, values), extra].filter((part) => part !== '').join('\n\n');
     this.assertFits(prompt, text, fills, budget);
-    const part: PromptPart = { type: 'prompt', step: 0, name: prompt.name, path: prompt.path, fills };
-    const { rules, tools } = prompt.include;
-    const items = rules.length + tools.length > 0 ? { rules, tools } : undefined;
-    return {
-      prompt,
-      send: {
-        sessionId: input.sessionId,
-        text,
-        ...(input.attachments ? { attachments: input.attachments } : {}),
-        ...(items ? { items } : {}),
-      },
-      extras: {
-        parts: [part],
-        context: async (numbers, signal) => {
-          if (!note || !uses('note')) return { items: [], references: [] };
-          const pinned = await pinnedItem(
-            note,
-            text,
-            budget.pinned,
-            this.options.tokens,
-            numbers,
-            this.options.vectors,
-            signal,
-          );
-          // Said as what put it there: Context used shows the variable beside the note.
-          const item = { ...pinned.item, label: `{{note}} ${note.title}`, include: 'direct' as const };
-          const reference: ChatReference = {
-            path: note.path,
-            title: note.title,
-            kind: 'direct',
-            toolCallId: null,
-            document: numbers(note.path, note.title),
-            subpath: null,
-            mode: null,
-            tokens: null,
-            summary: '',
-          };
-          return { items: [item], references: [reference] };
-        },
-      },
-    };
+    const { tokens, vectors } = this.options;
+    const context = promptNoteContext(uses('note') ? note : null, text, budget.pinned, tokens, vectors);
+    return { text, fills, context };
   }
 
   private async prompt(name: string): Promise<SavedPrompt> {
@@ -146,6 +184,18 @@ export class PromptRunner {
         `The prompt “${prompt.name}” uses ${names}: open a note to run it on.`,
       );
     }
+    const note = await this.read(path);
+    if (!note) {
+      throw new AppError(
+        'not-found',
+        `The prompt “${prompt.name}” uses ${names}, and there is no note ${path} in the vault.`,
+      );
+    }
+    return note;
+  }
+
+  /** The note at `path` as the index knows it, read now; null when it is not in the vault. */
+  private async read(path: string): Promise<PromptNoteSource | null> {
     const info = this.options.index.note(path);
     const content = info
       ? await this.options.readNote(info.path).then(
@@ -153,13 +203,7 @@ export class PromptRunner {
           () => null,
         )
       : null;
-    if (!info || content === null) {
-      throw new AppError(
-        'not-found',
-        `The prompt “${prompt.name}” uses ${names}, and there is no note ${path} in the vault.`,
-      );
-    }
-    return { path: info.path, title: info.title, content };
+    return info && content !== null ? { path: info.path, title: info.title, content } : null;
   }
 
   /** The selection as written; refused when it alone would take more than one item may. */

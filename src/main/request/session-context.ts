@@ -23,6 +23,7 @@ import { promptDate, systemPrompt, timeReminder } from './sources/system-prompt'
 import type { AttachmentText } from '../../shared/attachment-domain';
 import type { SendInput } from '../../shared/context-items-domain';
 import type { ContextItemInput } from './context-types';
+import type { MessageExtras } from '../chat/message-extras';
 import type { AttachmentStore } from '../items/attachment-store';
 import type { ItemService } from '../items/item-service';
 import type { ToolRegistry } from '../tools/tool-registry';
@@ -183,7 +184,12 @@ export class SessionContext {
   async status(
     sessionId: string | undefined,
     draft = '',
-    pending: { attachments?: string[]; items?: SendInput['items'] } = {},
+    pending: {
+      attachments?: string[];
+      items?: SendInput['items'];
+      /** What the draft brings besides its words: a `/Name` prompt's `{{note}}`. */
+      brings?: MessageExtras['context'];
+    } = {},
   ): Promise<ContextStatus> {
     const { store, engine } = this.options;
     const window = await this.window();
@@ -194,7 +200,14 @@ export class SessionContext {
     );
     let next = known.size + 1;
     const numbers = (path: string) => known.get(path) ?? next++;
-    const direct = await directReferences(draft, this.options.vault().tools, numbers);
+    const linked = await directReferences(draft, this.options.vault().tools, numbers);
+    const brought = await pending.brings?.(numbers, AbortSignal.timeout(10_000));
+    const direct = brought
+      ? {
+          references: [...brought.references, ...linked.references],
+          items: [...brought.items, ...linked.items],
+        }
+      : linked;
     // The files prepared for the message being typed count as they will when it is sent.
     const files = pendingAttachments(this.options.pendingFiles?.(pending.attachments ?? []) ?? []);
     const extras = this.options.items

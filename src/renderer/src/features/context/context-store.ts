@@ -8,6 +8,8 @@ import type {
 import { describeError, kasten } from '../../api';
 import { useChatStore } from '../chat/chat-store';
 import { useItemsStore } from '../items/items-store';
+import { useNoteStore } from '../notes/note-store';
+import { savedPromptCall } from '../prompts/saved-prompt-call';
 import { sendItems } from '../items/session-items-view';
 import { useSettingsStore } from '../settings/settings-store';
 import { compactCommand } from './compact-command';
@@ -64,11 +66,14 @@ async function loadStatus(): Promise<void> {
   try {
     const { attachments } = useContextStore.getState();
     const items = sessionId ? undefined : sendItems(useItemsStore.getState().pending);
+    // A `/Name` draft counts as the saved prompt's message: its filled words and the open note it brings.
+    const prompt = draft ? await savedPromptCall(draft, useNoteStore.getState().path) : undefined;
     const status = await kasten.context.status({
       ...(sessionId ? { sessionId } : {}),
       ...(draft ? { draft } : {}),
       ...(attachments.length > 0 ? { attachments } : {}),
       ...(items ? { items } : {}),
+      ...(prompt ? { prompt } : {}),
     });
     // A status for another session or draft is dropped: the change that made it stale scheduled a reload.
     if (current()) useContextStore.setState({ status, error: null });
@@ -190,6 +195,11 @@ export function startContextSync(): void {
   });
   useSettingsStore.subscribe((state, previous) => {
     if (state.window !== previous.window || state.setup !== previous.setup) loader.schedule(afterEventMs);
+  });
+  // A `/Name` draft counts the note open in the viewer: another note opened changes what it brings.
+  useNoteStore.subscribe((state, previous) => {
+    const calling = useContextStore.getState().draft.trimStart().startsWith('/');
+    if (calling && state.path !== previous.path) loader.schedule(afterEventMs);
   });
   // Items chosen for a chat not started yet count before its first message.
   useItemsStore.subscribe((state, previous) => {

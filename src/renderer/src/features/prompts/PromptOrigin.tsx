@@ -32,12 +32,21 @@ export function PromptFills({ prompt }: { prompt: PromptPart }) {
   );
 }
 
-/** Under a user message: "From the prompt /Summarize", opening to what its variables put in. */
+/**
+ * Under a user message: "From the prompt /Summarize" (and the model its `model:` had answer), opening
+ * to what its variables put in.
+ */
 export function PromptOrigin({ prompt }: { prompt: PromptPart }) {
   return (
     <details className="prompt-origin" data-testid="prompt-origin">
       <summary>
         From the prompt <strong>/{prompt.name}</strong>
+        {prompt.model && (
+          <span data-testid="prompt-model">
+            {' '}
+            — answered by <strong>{prompt.model}</strong>, the model it asks for
+          </span>
+        )}
       </summary>
       <PromptFills prompt={prompt} />
     </details>
