@@ -21,6 +21,11 @@ test('a pasted address becomes a chip, the answer cites the page, the references
   page,
 }) => {
   const app = new AppPage(page);
+  // Near Kasten's own count, so no calibration notice above the answer in the README's picture.
+  host.model.script(() => ({
+    text: 'Turn the heap every week [1].',
+    usage: { promptTokens: 1280, completionTokens: 10 },
+  }));
   const fetchedByPage: string[] = [];
   page.on('request', (request) => {
     if (request.url().startsWith(web.url)) fetchedByPage.push(request.url());
