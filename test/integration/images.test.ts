@@ -307,6 +307,33 @@ describe('images embedded in notes', () => {
     expect(text).toContain('![[beach.png]]');
     expect(text).toContain('![](../outside.png)');
   });
+  it('a pinned note’s embeds reach a vision model as a linked note’s do', async () => {
+    writeFileSync(join(workspace.vault, 'beach.png'), await smallPng());
+    writeFileSync(join(workspace.vault, 'Trip.md'), '# Trip\n\nThe beach:\n\n![[beach.png]]\n');
+    const { code, out, err } = await kasten(
+      'ask',
+      workspace.vault,
+      'What does the beach look like?',
+      '--pin',
+      'Trip',
+      '--vision',
+      'on',
+      '--json',
+      ...openAi(),
+    );
+    expect(code, err).toBe(0);
+    const report = JSON.parse(out) as { requestContext: { kind: string; path?: string }[] };
+    expect(report.requestContext).toContainEqual(
+      expect.objectContaining({ kind: 'pinned', path: 'Trip.md' }),
+    );
+    const messages = lastBody().messages as { role: string; content: unknown }[];
+    const parts = messages.flatMap((message) => (Array.isArray(message.content) ? message.content : []));
+    const images = parts.filter((part) => part.type === 'image_url');
+    expect(images).toHaveLength(1);
+    const sent = await sizeOf((images[0].image_url.url as string).split(',')[1]!);
+    expect({ width: sent.width, height: sent.height }).toEqual({ width: 40, height: 30 });
+    expect(JSON.stringify(lastBody())).not.toContain('kasten-image');
+  });
 });
 
 describe('images in the conversation', () => {
