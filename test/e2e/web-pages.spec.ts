@@ -103,6 +103,10 @@ test('a link dropped on the composer joins the message and becomes a web chip', 
   await app.composer.fill('What does this page say?');
   // A link dragged from a browser: a text/uri-list, whose lines starting with # are comments.
   const dataTransfer = await page.evaluateHandle((address) => {
+    // The browser's DataTransfer: this file is type-checked without the DOM's types.
+    const { DataTransfer } = globalThis as unknown as {
+      DataTransfer: new () => { setData(type: string, value: string): void };
+    };
     const data = new DataTransfer();
     data.setData('text/uri-list', `# dragged link\r\n${address}`);
     return data;
