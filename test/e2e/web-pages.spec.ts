@@ -87,3 +87,35 @@ test('a pasted address becomes a chip, the answer cites the page, the references
   expect(fetchedByPage).toEqual([]);
   expect(web.requests).toContain('/article');
 });
+
+test('a link dropped on the composer joins the message and becomes a web chip', async ({ page }) => {
+  const app = new AppPage(page);
+  await page.goto(host.server.url);
+  await app.statusBar.getByTestId('model-status').click();
+  const allow = page
+    .getByTestId('settings')
+    .getByRole('checkbox', { name: 'Allow pages on loopback and private network addresses' });
+  if (!(await allow.isChecked())) await allow.click();
+  await expect(allow).toBeChecked();
+  await page.keyboard.press('Escape');
+
+  const url = `${web.url}/article`;
+  await app.composer.fill('What does this page say?');
+  // A link dragged from a browser: a text/uri-list, whose lines starting with # are comments.
+  const dataTransfer = await page.evaluateHandle((address) => {
+    // The browser's DataTransfer: this file is type-checked without the DOM's types.
+    const { DataTransfer } = globalThis as unknown as {
+      DataTransfer: new () => { setData(type: string, value: string): void };
+    };
+    const data = new DataTransfer();
+    data.setData('text/uri-list', `# dragged link\r\n${address}`);
+    return data;
+  }, url);
+  await app.composerArea.dispatchEvent('dragover', { dataTransfer });
+  await app.composerArea.dispatchEvent('drop', { dataTransfer });
+  await expect(app.composer).toHaveValue(`What does this page say? ${url}`);
+  const chip = app.composerArea.getByTestId('composer-web-pages').getByTestId('attachment-chip');
+  await expect(chip).toHaveAttribute('data-state', 'ready');
+  await expect(chip).toHaveText(/Hot composting\s*web page/);
+  expect(web.requests).toContain('/article');
+});

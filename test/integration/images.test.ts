@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fitImage, imageTokens } from '../../src/main/images/image-rules';
+import { startIndexedApp } from '../support/indexed-app';
 import { kasten } from '../support/run-cli';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
@@ -307,6 +308,33 @@ describe('images embedded in notes', () => {
     expect(text).toContain('![[beach.png]]');
     expect(text).toContain('![](../outside.png)');
   });
+  it('a pinned note’s embeds reach a vision model as a linked note’s do', async () => {
+    writeFileSync(join(workspace.vault, 'beach.png'), await smallPng());
+    writeFileSync(join(workspace.vault, 'Trip.md'), '# Trip\n\nThe beach:\n\n![[beach.png]]\n');
+    const { code, out, err } = await kasten(
+      'ask',
+      workspace.vault,
+      'What does the beach look like?',
+      '--pin',
+      'Trip',
+      '--vision',
+      'on',
+      '--json',
+      ...openAi(),
+    );
+    expect(code, err).toBe(0);
+    const report = JSON.parse(out) as { requestContext: { kind: string; path?: string }[] };
+    expect(report.requestContext).toContainEqual(
+      expect.objectContaining({ kind: 'pinned', path: 'Trip.md' }),
+    );
+    const messages = lastBody().messages as { role: string; content: unknown }[];
+    const parts = messages.flatMap((message) => (Array.isArray(message.content) ? message.content : []));
+    const images = parts.filter((part) => part.type === 'image_url');
+    expect(images).toHaveLength(1);
+    const sent = await sizeOf((images[0].image_url.url as string).split(',')[1]!);
+    expect({ width: sent.width, height: sent.height }).toEqual({ width: 40, height: 30 });
+    expect(JSON.stringify(lastBody())).not.toContain('kasten-image');
+  });
 });
 
 describe('images in the conversation', () => {
@@ -371,5 +399,49 @@ describe('images in the conversation', () => {
     expect(counts.reduce((sum, count) => sum + count, 0)).toBe(1);
     expect(roles[counts.indexOf(1)]).toBe('user');
     expect(counts.indexOf(1)).toBeLessThan(roles.lastIndexOf('user'));
+  });
+
+  it('an old image becomes a stub once the history no longer fits, as an old attachment does', async () => {
+    const app = await startIndexedApp(workspace.dataDir, workspace.vault, {
+      vision: true,
+      contextStrategy: 'hybrid',
+      model: {
+        provider: 'openai-compatible',
+        baseUrl: `${server.url}/v1`,
+        model: 'scripted-model',
+        contextWindow: 4096,
+      },
+    });
+    try {
+      const ask = async (text: string, sessionId?: string, attachments?: string[]) =>
+        (await app.chat.send({ text, sessionId, attachments })).done;
+      const file = await app.handlers['attachments:prepare']({
+        name: 'photo.jpg',
+        data: (await photo(800, 600)).toString('base64'),
+      });
+      server.script(() => ({ text: 'A green field.' }));
+      const first = await ask('PHOTO-QUESTION: what is in this picture?', undefined, [file.token]);
+      expect(first.status, first.error ?? '').toBe('complete');
+      expect(imageUrls().reduce((sum, count) => sum + count, 0)).toBe(1);
+
+      // Later turns fill the window until the image no longer rides with its question.
+      server.script(() => ({ text: 'An answer about the field. '.repeat(25) }));
+      let sessionId = first.sessionId;
+      for (let turn = 0; turn < 30 && JSON.stringify(lastBody()).includes('image_url'); turn++) {
+        const next = await ask(`More ${turn}?`, sessionId);
+        expect(next.status, next.error ?? '').toBe('complete');
+        sessionId = next.sessionId;
+      }
+      const messages = lastBody().messages as { role: string; content: unknown }[];
+      const question = messages.find((message) => JSON.stringify(message.content).includes('PHOTO-QUESTION'));
+      // The question is still there, with a line in place of its image that says how to read it again.
+      expect(question, JSON.stringify(messages)).toBeDefined();
+      expect(JSON.stringify(question!.content)).toMatch(
+        /name=\\"photo\.jpg\\" kind=\\"image\\".*shown=\\"no\\"/,
+      );
+      expect(imageUrls().reduce((sum, count) => sum + count, 0)).toBe(0);
+    } finally {
+      await app.dispose();
+    }
   });
 });

@@ -32,7 +32,7 @@ export function itemServices(
   { db, index, openPath, readNote }: VaultServices,
   { tokensOf, attachmentRoom }: RequestServices,
   vectors: TextVectors,
-  images: Pick<ImageServices, 'intake'>,
+  images: Pick<ImageServices, 'intake' | 'readNote'>,
 ) {
   const mcp = new McpServers();
   const mcpSettings = new McpSettingsStore(db);
@@ -54,7 +54,8 @@ export function itemServices(
     attachments,
     rules: new RulesCatalog({ notesUnder: (folder) => index.noteHashesUnder(folder), readNote }),
     index,
-    readNote,
+    // A pinned note brings the images it embeds, as a linked note does, for a model that sees them.
+    readNote: (path: string) => images.readNote(path),
     registry: tools,
     mcp,
     vectors,

@@ -102,7 +102,10 @@ export function planHistory(input: HistoryInput): HistoryPlan {
 
   const tailStart = findTail(blocks, (b) => prepare(b, false).tokens, input);
   const points = cutPoints(blocks, (b) => prepare(b, false).tokens, input.quantum);
-  const maskedUpTo = (end: number) => (b: number) => b < end && blocks[b]!.consumed;
+  // Old tool results the model answered from, and the files of old questions, give way to their stubs.
+  const maskable = (b: number) =>
+    blocks[b]!.consumed || (blocks[b]!.startsTurn && !!history[blocks[b]!.start]!.attachments?.length);
+  const maskedUpTo = (end: number) => (b: number) => b < end && maskable(b);
   const exceeds = (limit: number, end: number) => {
     const masked = maskedUpTo(end);
     let sum = 0;
