@@ -26,7 +26,8 @@ export interface RuleInfo {
 export interface ToolInfo {
   /** The name the model calls it by (`mcp__server__tool` for MCP tools). */
   name: string;
-  source: 'vault' | 'mcp';
+  /** Kasten's own tools: those on the vault, and `fetch_url`, which reads the web; or an MCP server's. */
+  source: 'vault' | 'web' | 'mcp';
   /** For MCP tools: the server's id and name. */
   server: { id: string; name: string } | null;
   description: string;

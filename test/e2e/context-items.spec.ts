@@ -35,6 +35,10 @@ test('the Context tab lists the rules with their modes and a broken rule’s war
   await expect(tools).toContainText(/Vault\s*5 · [\d,]+ tokens/);
   await tools.getByText('Vault').click();
   await expect(tools.getByTestId('tool-item').filter({ hasText: 'search_notes' })).toContainText('always');
+  // The tool that reads web pages is not the vault's: a group of its own, added by hand.
+  const web = panel.getByTestId('tool-group').filter({ hasText: 'fetch_url' });
+  await expect(web).toContainText(/Web\s*1 · [\d,]+ tokens/);
+  await expect(web.getByTestId('tool-item')).toContainText('manual');
   await expect(panel.getByTestId('pinned-section')).toContainText('Pin a note');
   await expect(panel.getByTestId('files-section')).toContainText('Drop files on the message box');
   await page.screenshot({ path: 'test-results/context-items/panel-new-chat.png' });

@@ -50,7 +50,7 @@ export function toolCatalog(
     tool,
     info: {
       name: tool.name,
-      source: 'vault' as const,
+      source: tool.family === 'web' ? ('web' as const) : ('vault' as const),
       server: null,
       description: tool.description,
       include: modes[tool.name] ?? tool.include,

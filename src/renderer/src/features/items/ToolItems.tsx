@@ -6,11 +6,11 @@ import { ItemSwitch } from './ItemSwitch';
 
 type ActiveTool = ToolInfo & { active: boolean };
 
-/** The tools by where they come from: the vault's first, then each MCP server's. */
+/** The tools by where they come from: the vault's first, the web's, then each MCP server's. */
 function groups(tools: ActiveTool[]): { name: string; tools: ActiveTool[] }[] {
   const byName = new Map<string, ActiveTool[]>();
   for (const tool of tools) {
-    const name = tool.server ? `${tool.server.name} (MCP server)` : 'Vault';
+    const name = tool.server ? `${tool.server.name} (MCP server)` : tool.source === 'web' ? 'Web' : 'Vault';
     byName.set(name, [...(byName.get(name) ?? []), tool]);
   }
   return [...byName].map(([name, list]) => ({ name, tools: list }));

@@ -21,7 +21,7 @@ export const useItemSettingsStore = create<ItemSettingsState>((set) => ({
       set({ settings: await kasten.items.settings(), error: null });
       // Listing tools starts the MCP servers: a slow one must not hold up the rest of the form.
       const { tools } = await kasten.tools.list();
-      set({ vaultTools: tools.filter((tool) => tool.source === 'vault') });
+      set({ vaultTools: tools.filter((tool) => tool.source !== 'mcp') });
     } catch (error) {
       set({ error: describeError(error) });
     }
