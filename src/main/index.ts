@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { eventChannels } from '../shared/contract';
 import { createApp } from './app';
+import { collectAfterColdIndex } from './composition/collect-after-cold-index';
 import { resolveDataDir } from './data-dir';
 import { createMainWindow, hardenSession, hardenWebContents } from './electron-window';
 import {
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     resourcesDir: app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources'),
     vault,
     indexWorker: join(here, 'index-worker.js'),
+    afterColdIndex: collectAfterColdIndex,
     secretBox: keychainBox(safeStorage),
     pickFolder: async () => {
       const result = await dialog.showOpenDialog(window, {

@@ -20,6 +20,8 @@ export interface AppOptions {
   watch?: boolean;
   /** start() resolves once the open vault's index is up to date, as a one-shot CLI command needs. */
   waitForIndex?: boolean;
+  /** Called once a pass that filled an empty index is over (the long-running hosts collect its garbage). */
+  afterColdIndex?: () => void;
   /** The built parser worker (`index-worker.js`); without one notes are parsed on the main thread. */
   indexWorker?: string;
   /** Model settings for this run that win over the stored ones (CLI flags). */

@@ -18,6 +18,7 @@ export function vaultServices(options: AppOptions, events: AppEvents) {
     events,
     workers,
     onNotice: (notice) => console.warn(notice),
+    afterColdIndex: options.afterColdIndex,
   });
   const vault = new VaultService({
     events,

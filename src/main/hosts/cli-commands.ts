@@ -139,7 +139,11 @@ async function serve(
   if (vault !== undefined && !(await stat(vault).catch(() => null))?.isDirectory()) {
     throw new Error(`--vault ${vault} is not a folder.`);
   }
-  const [{ createApp }, { startWebHost }] = await Promise.all([import('../app'), import('./web')]);
+  const [{ createApp }, { startWebHost }, { collectAfterColdIndex }] = await Promise.all([
+    import('../app'),
+    import('./web'),
+    import('../composition/collect-after-cold-index'),
+  ]);
   const app = createApp({
     host: 'web',
     version,
@@ -150,6 +154,7 @@ async function serve(
     model,
     embeddings,
     backgroundSummaries: values['no-summaries'] ? false : undefined,
+    afterColdIndex: collectAfterColdIndex,
   });
   try {
     await app.start();

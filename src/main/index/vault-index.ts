@@ -23,6 +23,8 @@ export interface VaultIndexOptions {
   onNotice: (message: string) => void;
   /** How often a process reading another one's index looks at it (default 500 ms). */
   followPollMs?: number;
+  /** Called once a pass that filled an empty index is over. */
+  afterColdIndex?: () => void;
 }
 
 const idle: IndexProgress = { state: 'idle', done: 0, total: 0, etaMs: null };
@@ -207,7 +209,8 @@ export class VaultIndex extends IndexReads {
 
   private async refresh(index: OpenIndex, files: VaultFiles) {
     const started = performance.now();
-    this.filling = !index.catalog.hasNotes();
+    const cold = !index.catalog.hasNotes();
+    this.filling = cold;
     const profile = new PassProfile();
     const { parsed, changedPaths } = await this.published(index, () =>
       refreshIndex(index, files, { ...this.passOptions(index), profile }),
@@ -221,6 +224,7 @@ export class VaultIndex extends IndexReads {
       this.lastReport = report;
       this.reportStale = false;
     }
+    if (cold && parsed > 0) this.options.afterColdIndex?.();
     return { report, changedPaths };
   }
 
