@@ -266,4 +266,22 @@ describe('a cold index', () => {
     expect(hits.map((hit) => hit.path)).toEqual(['Late zebra.md']);
     expect(mixed.index.outgoing('Late zebra.md').map((link) => link.status)).toEqual(['broken']);
   }, 60_000);
+
+  it('asks once for the garbage it left to be collected, and a warm open of the same index does not', async () => {
+    const ws = workspace();
+    writeSyntheticVault(ws.vault, { notes: 60, seed: 3 });
+    const collected = vi.fn();
+    const cold = await startIndexedApp(ws.dataDir, ws.vault, { afterColdIndex: collected });
+    expect(collected).toHaveBeenCalledTimes(1);
+    // An edit after the cold pass is a batch, not a cold pass.
+    writeFileSync(join(ws.vault, 'new.md'), '# New\n\nA note written later.');
+    await cold.index.catchUp(['new.md']);
+    await cold.dispose();
+    expect(collected).toHaveBeenCalledTimes(1);
+
+    const warm = await startIndexedApp(ws.dataDir, ws.vault, { afterColdIndex: collected });
+    cleanups.push(() => warm.dispose());
+    expect(warm.index.status().report?.notes).toBe(61);
+    expect(collected).toHaveBeenCalledTimes(1);
+  });
 });
