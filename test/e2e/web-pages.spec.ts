@@ -39,7 +39,13 @@ test('a pasted address becomes a chip, the answer cites the page, the references
   await expect(chip).toHaveAttribute('data-state', 'refused');
   await expect(chip).toContainText('127.0.0.1 is a loopback address');
   await chip.getByRole('button', { name: /Dismiss/ }).click();
+  await expect(chip).toHaveCount(0);
+  // Taken out of the message and written again at once (before the typing settles), it is fetched again.
   await app.composer.fill('');
+  await app.composer.fill(`Again: ${url}`);
+  await expect(chip).toHaveAttribute('data-state', 'refused');
+  await app.composer.fill('');
+  await expect(chip).toHaveCount(0);
   await app.statusBar.getByTestId('model-status').click();
   const settings = page.getByTestId('settings');
   const allow = settings.getByRole('checkbox', {

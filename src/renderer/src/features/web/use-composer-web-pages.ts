@@ -33,10 +33,11 @@ export function useComposerWebPages(text: string) {
   useEffect(() => {
     const update = (id: number, patch: Partial<ComposerPage>) =>
       set((list) => list.map((page) => (page.id === id ? { ...page, ...patch } : page)));
+    const addresses = webAddressesIn(text);
+    // An address taken out of the message may come back: its page is then fetched again. Forgotten at
+    // once, not when the typing settles: taken out and written again within that time, it still counts.
+    for (const url of dismissed.current) if (!addresses.includes(url)) dismissed.current.delete(url);
     const timer = setTimeout(() => {
-      const addresses = webAddressesIn(text);
-      // An address taken out of the message may come back: its page is then fetched again.
-      for (const url of dismissed.current) if (!addresses.includes(url)) dismissed.current.delete(url);
       const kept = current.current.filter((page) => addresses.includes(page.url));
       const known = new Set(kept.map((page) => page.url));
       const added: ComposerPage[] = [];
