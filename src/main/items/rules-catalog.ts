@@ -1,6 +1,7 @@
 import type { RuleInfo } from '../../shared/context-items-domain';
 import { chunkInput, chunkNote } from '../embeddings/chunk-note';
 import type { NoteHash } from '../index/note-catalog';
+import { FolderNotes, type FolderNoteSources } from './folder-notes';
 import { readRuleNote } from './rule-note';
 
 /** A rule as requests use it: its text for the model and the passages a question is matched against. */
@@ -11,10 +12,8 @@ export interface Rule extends Omit<RuleInfo, 'tokens'> {
   passages: string[];
 }
 
-export interface RulesSources {
-  notesUnder(folder: string): NoteHash[];
-  readNote(path: string): Promise<{ content: string }>;
-}
+/** Where rules come from: the index's notes under a folder, and the vault's reader. */
+export type RulesSources = FolderNoteSources;
 
 /** Passages of a rule without a description that are matched against questions. */
 const matchedPassages = 20;
@@ -24,60 +23,44 @@ const matchedPassages = 20;
  * on disk is read again on the next request, since the watcher updates the index's hashes).
  */
 export class RulesCatalog {
-  private readonly cache = new Map<string, { hash: string; rule: Rule }>();
+  private readonly notes: FolderNotes<Rule>;
 
-  constructor(private readonly sources: RulesSources) {}
-
-  async list(folder: string): Promise<Rule[]> {
-    const notes = this.sources.notesUnder(folder.replace(/^\/+|\/+$/g, ''));
-    const rules: Rule[] = [];
-    const present = new Set<string>();
-    for (const note of notes) {
-      present.add(note.path);
-      const cached = this.cache.get(note.path);
-      if (cached?.hash === note.hash && cached.rule.name === note.title) {
-        rules.push(cached.rule);
-        continue;
-      }
-      const rule = await this.read(note);
-      this.cache.set(note.path, { hash: note.hash, rule });
-      rules.push(rule);
-    }
-    for (const path of this.cache.keys()) if (!present.has(path)) this.cache.delete(path);
-    return rules;
+  constructor(sources: RulesSources) {
+    this.notes = new FolderNotes(sources, ruleOf);
   }
 
-  private async read(note: NoteHash): Promise<Rule> {
-    const content = await this.sources
-      .readNote(note.path)
-      .then((file) => file.content)
-      .catch((error: Error) => error);
-    if (content instanceof Error) {
-      return {
-        path: note.path,
-        name: note.title,
-        include: 'manual',
-        description: null,
-        warning: `It could not be read (${content.message}).`,
-        text: '',
-        passages: [],
-      };
-    }
-    const parsed = readRuleNote(content);
-    const text = `## Rule: ${note.title}\n\n${parsed.body}`;
-    const passages = parsed.description
-      ? [`${note.title}: ${parsed.description}`]
-      : chunkNote(note.title, parsed.body, { maxChunks: matchedPassages }).chunks.map((chunk) =>
-          chunkInput(note.title, chunk.headingPath, chunk.text),
-        );
+  list(folder: string): Promise<Rule[]> {
+    return this.notes.list(folder);
+  }
+}
+
+/** A rule note as requests use it; one that could not be read is kept with a warning. */
+function ruleOf(note: NoteHash, content: string | Error): Rule {
+  if (content instanceof Error) {
     return {
       path: note.path,
       name: note.title,
-      include: parsed.include,
-      description: parsed.description,
-      warning: parsed.warning,
-      text,
-      passages: passages.length > 0 ? passages : [note.title],
+      include: 'manual',
+      description: null,
+      warning: `It could not be read (${content.message}).`,
+      text: '',
+      passages: [],
     };
   }
+  const parsed = readRuleNote(content);
+  const text = `## Rule: ${note.title}\n\n${parsed.body}`;
+  const passages = parsed.description
+    ? [`${note.title}: ${parsed.description}`]
+    : chunkNote(note.title, parsed.body, { maxChunks: matchedPassages }).chunks.map((chunk) =>
+        chunkInput(note.title, chunk.headingPath, chunk.text),
+      );
+  return {
+    path: note.path,
+    name: note.title,
+    include: parsed.include,
+    description: parsed.description,
+    warning: parsed.warning,
+    text,
+    passages: passages.length > 0 ? passages : [note.title],
+  };
 }

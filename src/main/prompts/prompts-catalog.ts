@@ -1,6 +1,6 @@
 import type { PromptInfo } from '../../shared/prompt-domain';
-import type { RulesSources } from '../items/rules-catalog';
 import type { NoteHash } from '../index/note-catalog';
+import { FolderNotes, type FolderNoteSources } from '../items/folder-notes';
 import { readPromptNote } from './prompt-note';
 
 /** A saved prompt as it runs: what the list shows and its body with variables. */
@@ -14,23 +14,14 @@ export interface SavedPrompt extends PromptInfo {
  * watcher keeps them live whichever editor changed them.
  */
 export class PromptsCatalog {
-  private readonly cache = new Map<string, { hash: string; title: string; prompt: SavedPrompt }>();
+  private readonly notes: FolderNotes<SavedPrompt>;
 
-  constructor(private readonly sources: RulesSources) {}
+  constructor(sources: FolderNoteSources) {
+    this.notes = new FolderNotes(sources, promptOf);
+  }
 
   async list(folder: string): Promise<SavedPrompt[]> {
-    const notes = this.sources.notesUnder(folder.replace(/^\/+|\/+$/g, ''));
-    const prompts: SavedPrompt[] = [];
-    const present = new Set<string>();
-    for (const note of notes) {
-      present.add(note.path);
-      const cached = this.cache.get(note.path);
-      const prompt =
-        cached?.hash === note.hash && cached.title === note.title ? cached.prompt : await this.read(note);
-      this.cache.set(note.path, { hash: note.hash, title: note.title, prompt });
-      prompts.push(prompt);
-    }
-    for (const path of this.cache.keys()) if (!present.has(path)) this.cache.delete(path);
+    const prompts = await this.notes.list(folder);
     return withDuplicatesMarked(prompts.sort((a, b) => a.name.localeCompare(b.name)));
   }
 
@@ -40,40 +31,37 @@ export class PromptsCatalog {
     const prompts = await this.list(folder);
     return prompts.find((prompt) => prompt.usable && prompt.name.toLowerCase() === wanted) ?? null;
   }
+}
 
-  private async read(note: NoteHash): Promise<SavedPrompt> {
-    const content = await this.sources
-      .readNote(note.path)
-      .then((file) => file.content)
-      .catch((error: Error) => error);
-    if (content instanceof Error) {
-      return {
-        name: note.title,
-        path: note.path,
-        description: null,
-        model: null,
-        include: { rules: [], tools: [] },
-        variables: [],
-        usesSelection: false,
-        warnings: [`It could not be read (${content.message}).`],
-        usable: false,
-        body: '',
-      };
-    }
-    const parsed = readPromptNote(content, note.title);
+/** A prompt note as it runs; one that could not be read is listed with a warning and does not run. */
+function promptOf(note: NoteHash, content: string | Error): SavedPrompt {
+  if (content instanceof Error) {
     return {
-      name: parsed.name,
+      name: note.title,
       path: note.path,
-      description: parsed.description,
-      model: parsed.model,
-      include: parsed.include,
-      variables: parsed.variables,
-      usesSelection: parsed.variables.includes('selection'),
-      warnings: parsed.warnings,
-      usable: parsed.usable,
-      body: parsed.body,
+      description: null,
+      model: null,
+      include: { rules: [], tools: [] },
+      variables: [],
+      usesSelection: false,
+      warnings: [`It could not be read (${content.message}).`],
+      usable: false,
+      body: '',
     };
   }
+  const parsed = readPromptNote(content, note.title);
+  return {
+    name: parsed.name,
+    path: note.path,
+    description: parsed.description,
+    model: parsed.model,
+    include: parsed.include,
+    variables: parsed.variables,
+    usesSelection: parsed.variables.includes('selection'),
+    warnings: parsed.warnings,
+    usable: parsed.usable,
+    body: parsed.body,
+  };
 }
 
 /** Two prompts of one name: the first (by path) runs, the other says why it does not. */
