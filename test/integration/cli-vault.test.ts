@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runVaultCommand } from '../../src/main/hosts/cli-vault-commands';
 import { builtIndexWorker } from '../support/built-worker';
 import { kasten } from '../support/run-cli';
+import { writeSyntheticVault } from '../support/synthetic-vault';
 import { resourcesDir, tempWorkspace } from '../support/temp-vault';
 
 const cleanups: (() => void)[] = [];
@@ -67,6 +68,27 @@ describe('kasten index / links / search / backlinks', () => {
       ].sort(),
     );
     expect(Object.values(profile).every((ms) => Number.isInteger(ms) && (ms as number) >= 0)).toBe(true);
+  });
+
+  it('parses notes on the main thread beside the worker pool while it has nothing to write', async () => {
+    const ws = sample();
+    writeSyntheticVault(join(ws.vault, 'many'), { notes: 400, seed: 3 });
+    const out: string[] = [];
+    const code = await runVaultCommand(
+      { command: 'index', vault: ws.vault, json: true, broken: false, limit: 10, profile: true },
+      {
+        dataDir: ws.dataDir,
+        resourcesDir,
+        indexWorker: builtIndexWorker,
+        stdout: (text) => out.push(text),
+        stderr: () => {},
+      },
+    );
+    expect(code).toBe(0);
+    const { notes, profile } = JSON.parse(out.join('\n'));
+    expect(notes).toBeGreaterThan(400);
+    // The pool's thread takes a while to start; the main thread does not wait for it.
+    expect(profile.parseOnMain).toBeGreaterThan(0);
   });
 
   it('prints the index counts and warnings as JSON from the installed command', async () => {

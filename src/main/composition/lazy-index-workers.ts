@@ -1,4 +1,5 @@
 import type { IndexWorkers } from '../index/index-workers';
+import { parseNotes } from '../index/parse-file';
 
 /** The index's worker threads, started when first needed; `warm` starts them ahead of a search. */
 export interface LazyIndexWorkers extends IndexWorkers {
@@ -11,7 +12,9 @@ export interface LazyIndexWorkers extends IndexWorkers {
  * index up to date (`kasten search`) parses nothing. Until the pool runs, searches rank on the main thread
  * alone (the same results: the workers rank shares of the same statement); `warm` starts it for the hosts
  * that stay up. The pool's code (piscina, @napi-rs/nice) is imported then too. Without a worker file,
- * notes are parsed on the main thread, as createIndexWorkers does.
+ * notes are parsed on the main thread, as createIndexWorkers does. With one, the main thread parses
+ * beside the pool whenever it has nothing to write (`parseHere`), from the pass's first note: it once
+ * lost that here, and a cold index of 10k notes then waited on the one worker 2.4 s of its 5.7.
  */
 export function lazyIndexWorkers(workerFile: string | null): LazyIndexWorkers {
   let pool: Promise<IndexWorkers> | null = null;
@@ -27,6 +30,7 @@ export function lazyIndexWorkers(workerFile: string | null): LazyIndexWorkers {
   };
   return {
     parse: async (task, signal) => (await started()).parse(task, signal),
+    parseHere: workerFile === null ? undefined : parseNotes,
     get rankers() {
       return running?.rankers ?? 0;
     },
