@@ -26,6 +26,7 @@ export default defineConfig({
       alias: [{ find: /^\.\/parse-markdown$/, replacement: resolve('src/main/markdown-parser.ts') }],
     },
     build: {
+      externalizeDeps: { exclude: ['zod', 'yaml', 'markdown-it', 'diff'] },
       rolldownOptions: {
         // The CLI and browser host run the same services in plain Node.
         input: {

@@ -113,7 +113,7 @@ export class HealthIssues {
   }
 
   /**
-   * The links that are not simply resolved (read from the partial index links_issue), counted per note
+   * The links that are not simply resolved (read from the partial index links_issues), counted per note
    * and per way of writing them: SQLite does the counting, the 16k links of a big vault become a few
    * thousand rows.
    */

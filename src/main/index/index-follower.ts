@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import type { IndexProgress } from '../../shared/index-domain';
 import type { SqliteDatabase } from '../storage/database';
 import { lookupIndexesBuilt, openIndexForReading } from '../storage/index-database';
-import { indexOver, readResolver, type OpenIndex } from './open-index';
+import { indexOver, type OpenIndex } from './open-index';
 import { readWriterState, WriterLock, type WriterState } from './writer-lock';
 
 export interface IndexFollowerOptions {
@@ -120,7 +120,7 @@ export class IndexFollower {
     if (!busy && pass !== this.lastPass) {
       // The first look needs no reload: the index was read when it was opened, just now.
       if (this.looked && this.index) {
-        readResolver(this.index);
+        this.index.names.forget();
         this.options.onChanged();
       }
       this.lastPass = pass;

@@ -52,13 +52,13 @@ export abstract class IndexReads {
   }
 
   health(): VaultHealth {
-    const { reads, resolver } = this.require();
+    const { reads, names } = this.require();
     const unresolved = reads.links(['broken']);
     return {
       broken: unresolved.filter((link) => !link.viaAlias),
       aliasLinks: unresolved
         .filter((link) => link.viaAlias)
-        .map((link) => ({ ...link, fix: aliasFix(link, resolver) ?? undefined })),
+        .map((link) => ({ ...link, fix: aliasFix(link, names.resolver) ?? undefined })),
       ambiguous: reads.links(['ambiguous']),
       brokenSubpaths: reads.links(['broken-subpath']),
       warnings: reads.warnings(),
@@ -79,12 +79,12 @@ export abstract class IndexReads {
 
   /** A page of the links of one group of healthSummary(). */
   healthLinks(query: HealthGroupQuery): HealthLinkPage {
-    const { health, resolver } = this.require();
+    const { health, names } = this.require();
     const page = health.groupLinks(query);
     // A link naming an alias comes with the link to write instead.
     return {
       ...page,
-      links: page.links.map((link) => ({ ...link, fix: aliasFix(link, resolver) ?? undefined })),
+      links: page.links.map((link) => ({ ...link, fix: aliasFix(link, names.resolver) ?? undefined })),
     };
   }
 
@@ -123,13 +123,14 @@ export abstract class IndexReads {
 
   /** Every note's title and aliases, and the shortest link to it from a chat message. */
   titles(): NoteTitle[] {
-    const { catalog, resolver } = this.require();
+    const { catalog, names } = this.require();
+    const { resolver } = names;
     return catalog.titles().map((note) => ({ ...note, link: shortestLinkTarget(resolver, note.path, '') }));
   }
 
   /** The headings and blocks of the note a link typed in a chat message leads to; null if none. */
   subpaths(target: string): NoteSubpaths | null {
-    const { resolver } = this.require();
+    const { resolver } = this.require().names;
     const found = resolver.resolveInMessage({ target, subpath: null });
     const note = found.kind === 'note' && found.path ? resolver.note(found.path) : undefined;
     return note ? { path: note.path, headings: note.headings, blocks: note.blocks } : null;
@@ -156,18 +157,17 @@ export abstract class IndexReads {
 
   /** Resolves one link as if it were written in the note at `fromPath` (`''`: the vault's root). */
   resolve(link: { target: string; subpath: string | null }, fromPath: string) {
-    return this.require().resolver.resolve(link, fromPath);
+    return this.require().names.resolver.resolve(link, fromPath);
   }
 
   /** Resolves one link typed in a chat message: an alias may name its note there (see the resolver). */
   resolveInMessage(link: { target: string; subpath: string | null }) {
-    return this.require().resolver.resolveInMessage(link);
+    return this.require().names.resolver.resolveInMessage(link);
   }
 
   /** The links in `content` (the note at `path` as just read), resolved against the vault as it is now. */
   linksIn(path: string, content: string): ResolvedLink[] {
-    const { resolver } = this.require();
-    return linksInNote(path, content, resolver);
+    return linksInNote(path, content, this.require().names.resolver);
   }
 
   /** Test seam: the raw database of the open index. */

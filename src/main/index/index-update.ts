@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import type { IndexProgress } from '../../shared/index-domain';
-import type { VaultLinkResolver } from '../../shared/links/link-resolver';
 import type { FileStat } from './file-stats';
 import type { FileState, IndexStore, PendingLink } from './index-store';
 import {
@@ -12,6 +11,7 @@ import {
 } from './link-resolutions';
 import type { ParsedBatch, ParseOutcome } from './parsed-note';
 import type { IndexWorkers } from './index-workers';
+import type { LinkNames } from './link-names';
 import type { PassProfile } from './pass-profile';
 import { createLookupIndexes, dropLookupIndexes } from '../storage/index-database';
 import { nextTurn, SlicedWrites } from './sliced-writes';
@@ -20,8 +20,8 @@ export interface IndexUpdateOptions {
   root: string;
   store: IndexStore;
   resolutions: LinkResolutions;
-  resolver: VaultLinkResolver;
-  aliases: Map<string, string[]>;
+  /** Read when first needed: a pass that changes nothing resolves no link. */
+  names: LinkNames;
   workers: IndexWorkers;
   signal: AbortSignal;
   /** Re-resolve every link at the end rather than only those the changes can affect. */
@@ -69,7 +69,8 @@ export class IndexUpdate {
 
   deleteNotes(paths: string[]): void {
     if (paths.length === 0) return;
-    const { store, resolver, aliases } = this.options;
+    const { store, names } = this.options;
+    const { resolver, aliases } = names;
     store.db.transaction(() => {
       for (const path of paths) {
         this.noteKeysChanged(path);
@@ -82,7 +83,8 @@ export class IndexUpdate {
 
   deleteAttachments(paths: string[]): void {
     if (paths.length === 0) return;
-    const { store, resolver } = this.options;
+    const { store } = this.options;
+    const { resolver } = this.options.names;
     store.db.transaction(() => {
       for (const path of paths) {
         this.attachmentChanged(path);
@@ -94,7 +96,8 @@ export class IndexUpdate {
 
   upsertAttachments(entries: [string, FileStat][]): void {
     if (entries.length === 0) return;
-    const { store, resolver } = this.options;
+    const { store } = this.options;
+    const { resolver } = this.options.names;
     store.db.transaction(() => {
       for (const [path, { size, mtimeMs }] of entries) {
         this.attachmentChanged(path);
@@ -110,8 +113,8 @@ export class IndexUpdate {
    * drops the lookup indexes, which finish() builds once everything is written.
    */
   startFullPass(paths: string[]): void {
-    for (const path of paths)
-      this.options.resolver.setNote({ path, aliases: [], headings: [], blocks: [], unread: true });
+    const { resolver } = this.options.names;
+    for (const path of paths) resolver.setNote({ path, aliases: [], headings: [], blocks: [], unread: true });
     dropLookupIndexes(this.options.store.db);
   }
 
@@ -174,7 +177,7 @@ export class IndexUpdate {
 
   /** Re-resolves the links the changes can affect, and reports the pass as done. */
   async finish(): Promise<void> {
-    const { store, resolutions, resolver, full, profile } = this.options;
+    const { store, resolutions, names, full, profile } = this.options;
     const settleStarted = performance.now();
     // Pages of links, a turn of the event loop each, so requests are answered meanwhile.
     const { deferred } = this;
@@ -182,7 +185,7 @@ export class IndexUpdate {
     for (let offset = 0; offset < deferred.length; offset += resolutionsPerPage) {
       store.db.transaction(() => {
         for (const pending of deferred.slice(offset, offset + resolutionsPerPage))
-          store.insertLink(pending, storedResolution(resolver.resolve(pending.link, pending.source)));
+          store.insertLink(pending, storedResolution(names.resolver.resolve(pending.link, pending.source)));
       })();
       await nextTurn();
     }
@@ -196,6 +199,7 @@ export class IndexUpdate {
       if (links.length === 0) break;
       afterId = links.at(-1)!.id;
       const rows: LinkResolutionRow[] = [];
+      const { resolver } = names;
       for (const link of links) {
         const now = storedResolution(resolver.resolve(link, link.source));
         if (!sameResolution(link, now)) rows.push({ id: link.id, ...now });
@@ -212,7 +216,8 @@ export class IndexUpdate {
   }
 
   private writeOutcome(outcome: ParseOutcome, known: Map<string, FileState>): void {
-    const { store, resolver, aliases, full } = this.options;
+    const { store, full } = this.options;
+    const { resolver, aliases } = this.options.names;
     if (!outcome.ok) {
       // A note announced in advance (see startFullPass) that could not be read is not in the index, and
       // links already written may have resolved to it.
@@ -274,7 +279,8 @@ export class IndexUpdate {
     // A full pass resolves as it writes and re-resolves by itself (finish): no keys to collect.
     if (this.options.full) return;
     this.changedPaths.add(path);
-    for (const key of this.options.fileKeys(path, this.options.aliases.get(path) ?? [])) this.keys.add(key);
+    for (const key of this.options.fileKeys(path, this.options.names.aliases.get(path) ?? []))
+      this.keys.add(key);
   }
 
   private attachmentChanged(path: string): void {

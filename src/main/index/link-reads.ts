@@ -46,7 +46,7 @@ export class LinkReads {
 
   /**
    * How many links are broken (apart: those naming an alias), ambiguous or have a broken subpath (read
-   * from the partial index links_issue, not by scanning every link), and how many warnings there are.
+   * from the partial index links_issues, not by scanning every link), and how many warnings there are.
    */
   issueCounts(): Omit<HealthCounts, 'notices'> {
     return this.db
@@ -67,7 +67,7 @@ export class LinkReads {
 
   /** Every link, in source order; only those with a status in `statuses` when given. */
   links(statuses?: LinkStatus[]): ResolvedLink[] {
-    // `!= 'resolved'` lets SQLite read the few other links from the index links_issue.
+    // `!= 'resolved'` lets SQLite read the few other links from the index links_issues.
     const where = statuses
       ? `WHERE l.status IN (SELECT value FROM json_each(?))${statuses.includes('resolved') ? '' : " AND l.status != 'resolved'"}`
       : '';

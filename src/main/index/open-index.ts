@@ -1,9 +1,9 @@
-import { VaultLinkResolver } from '../../shared/links/link-resolver';
 import type { SqliteDatabase } from '../storage/database';
 import { openIndexDatabase } from '../storage/index-database';
 import { HealthIssues } from './health-issues';
 import { IndexStore } from './index-store';
 import { LinkReads } from './link-reads';
+import { LinkNames } from './link-names';
 import { LinkResolutions } from './link-resolutions';
 import { NoteCatalog } from './note-catalog';
 import { NoteSearch } from './note-search';
@@ -23,9 +23,8 @@ export interface OpenIndex {
   /** How common the index's terms are, for "more like this". */
   terms: TermStatistics;
   catalog: NoteCatalog;
-  resolver: VaultLinkResolver;
-  /** Aliases per note path, to know which keys a note answered to before it changed. */
-  aliases: Map<string, string[]>;
+  /** The resolver mirroring the vault, and each note's aliases: read when first needed. */
+  names: LinkNames;
   controller: AbortController;
   /** The writer lock when this process writes the index; null when it reads what another one writes. */
   lock: WriterLock | null;
@@ -50,21 +49,8 @@ export function indexOver(root: string, db: SqliteDatabase, lock: WriterLock | n
     search: new NoteSearch(db),
     terms: new TermStatistics(db),
     catalog: new NoteCatalog(db),
-    ...resolverOf(store),
+    names: new LinkNames(store),
     controller: new AbortController(),
     lock,
-  };
-}
-
-/** Reads the resolver and the aliases again from the database (another process changed it). */
-export function readResolver(index: OpenIndex): void {
-  Object.assign(index, resolverOf(index.store));
-}
-
-function resolverOf(store: IndexStore): Pick<OpenIndex, 'resolver' | 'aliases'> {
-  const notes = store.resolverNotes();
-  return {
-    resolver: new VaultLinkResolver(notes, store.attachmentStates().keys()),
-    aliases: new Map(notes.map((note) => [note.path, note.aliases])),
   };
 }

@@ -184,9 +184,14 @@ const lookupIndexes: readonly string[] = [
   'note_names_note ON note_names(note_id)',
   'note_names_name ON note_names(name)',
   // The few links that are not simply resolved: the health view's lists and the status bar's counts read
-  // these instead of scanning every link (47 ms a count on a 10k-note vault, 1.5 ms with it).
-  "links_issue ON links(status) WHERE status != 'resolved'",
+  // these instead of scanning every link. With `via_alias` the counts read the index alone: on a 10k-note
+  // vault's 6k such links, 2 ms against 26–43 ms looking each row up in the table (`kasten search` counts
+  // them once its pass is over).
+  "links_issues ON links(status, via_alias) WHERE status != 'resolved'",
 ];
+
+/** Lookup indexes of earlier versions that one of the above replaces. */
+const retiredIndexes: readonly string[] = ['links_issue'];
 
 /** Drops the lookup indexes before a cold index fills the tables. */
 export function dropLookupIndexes(db: SqliteDatabase): void {
@@ -195,6 +200,7 @@ export function dropLookupIndexes(db: SqliteDatabase): void {
 
 /** Builds whichever lookup indexes are missing (after a cold index, or one that was interrupted). */
 export function createLookupIndexes(db: SqliteDatabase): void {
+  for (const index of retiredIndexes) db.exec(`DROP INDEX IF EXISTS ${index}`);
   for (const index of lookupIndexes) db.exec(`CREATE INDEX IF NOT EXISTS ${index}`);
 }
 

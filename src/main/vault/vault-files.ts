@@ -74,14 +74,16 @@ export async function scanVault(root: string): Promise<VaultFiles> {
   const realRoot = await realpath(root);
   const files: VaultFiles = { notes: [], attachments: [], skipped: [], leftovers: [] };
 
-  async function walk(dir: string): Promise<void> {
+  // `folder`: the vault path of `dir` ('' at the root). Paths are joined as strings: `join` and
+  // `relative` for each of 10k entries were a third of the walk.
+  async function walk(dir: string, folder: string): Promise<void> {
     let entries;
     try {
       // Names as bytes: one not valid UTF-8 would come back with U+FFFD in it, naming no file.
       entries = await readdir(dir, { withFileTypes: true, encoding: 'buffer' });
     } catch (error) {
       files.skipped.push({
-        path: toVaultPath(root, dir),
+        path: folder,
         reason: `cannot be read (${whyUnreadable(error)})`,
       });
       return;
@@ -93,12 +95,12 @@ export async function scanVault(root: string): Promise<VaultFiles> {
         files.skipped.push({ path: shown, reason: skipReasons.badName });
         continue;
       }
-      const absolute = join(dir, name);
+      const absolute = dir + sep + name;
       if (isIgnoredName(name)) {
         if (entry.isFile() && isLeftoverTemporary(name)) files.leftovers.push(absolute);
         continue;
       }
-      const vaultPath = toVaultPath(root, absolute);
+      const vaultPath = folder === '' ? name : `${folder}/${name}`;
       let isDirectory = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
@@ -127,12 +129,12 @@ export async function scanVault(root: string): Promise<VaultFiles> {
           continue;
         }
       }
-      if (isDirectory) await walk(absolute);
+      if (isDirectory) await walk(absolute, vaultPath);
       else if (isFile) (isNotePath(name) ? files.notes : files.attachments).push(vaultPath);
     }
   }
 
-  await walk(root);
+  await walk(root.endsWith(sep) ? root.slice(0, -1) || sep : root, '');
   const byPath = (a: string, b: string) => a.localeCompare(b, 'en');
   files.notes.sort(byPath);
   files.attachments.sort(byPath);

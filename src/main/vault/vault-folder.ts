@@ -1,7 +1,16 @@
 import { constants, lstatSync, openSync, renameSync, unlinkSync, type Dirent } from 'node:fs';
 import { link, lstat, mkdir, open, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { swapSync } from 'fs-native-extensions';
+
+type NativeExtensions = typeof import('fs-native-extensions');
+let native: NativeExtensions | null = null;
+/**
+ * renameat2 and renamex_np, loaded at the first swap: the addon and its resolver (nine modules and a
+ * native library) are a write's, not every command's.
+ */
+const nativeExtensions = () =>
+  (native ??= createRequire(import.meta.url)('fs-native-extensions') as NativeExtensions);
 
 /** Thrown when a held folder is no longer the one its path names (the fallback's check). */
 export class FolderMoved extends Error {
@@ -108,7 +117,7 @@ export class VaultFolder {
 
   /** Exchanges what the two names hold, in one step on Linux and macOS (renameat2, renamex_np). */
   swapSync(first: string, second: string): void {
-    this.guardedSync(() => swapSync(this.name(first), this.name(second)));
+    this.guardedSync(() => nativeExtensions().swapSync(this.name(first), this.name(second)));
   }
 
   /** Moves `from` to `to` in this folder in one step; a file at `to` is replaced (give a fresh name). */

@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import { lstat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { isIgnoredName, isInside, toVaultPath } from './vault-files';
@@ -37,6 +37,8 @@ export class VaultWatcher {
   /** Resolves once the initial crawl is done and changes are being reported. */
   async start(): Promise<void> {
     const { root } = this.options;
+    // Loaded here: a one-shot command (`kasten search`) watches nothing.
+    const { watch } = await import('chokidar');
     const watcher = watch(root, {
       ignoreInitial: true,
       followSymlinks: false,
