@@ -1,5 +1,5 @@
 import type { IndexWorkers } from '../index/index-workers';
-import { parseNotes } from '../index/parse-file';
+import { parseNotesHere } from '../index/parse-file';
 
 /** The index's worker threads, started when first needed; `warm` starts them ahead of a search. */
 export interface LazyIndexWorkers extends IndexWorkers {
@@ -30,7 +30,7 @@ export function lazyIndexWorkers(workerFile: string | null): LazyIndexWorkers {
   };
   return {
     parse: async (task, signal) => (await started()).parse(task, signal),
-    parseHere: workerFile === null ? undefined : parseNotes,
+    parseHere: workerFile === null ? undefined : parseNotesHere,
     get rankers() {
       return running?.rankers ?? 0;
     },

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { parseNotes } from './parse-file';
+import { parseNotes, parseNotesHere } from './parse-file';
 import type { ParsedBatch, ParseTask } from './parsed-note';
 import type { RankedNote, RankTask } from './ranking-task';
 
@@ -52,7 +52,7 @@ export function createIndexWorkers(
   });
   return {
     parse: (task, signal) => pool.run(task, { signal }) as Promise<ParsedBatch>,
-    parseHere: parseNotes,
+    parseHere: parseNotesHere,
     rankers: Math.max(1, threads),
     rank: (task) => pool.run(task, { name: 'rankNotes' }) as Promise<RankedNote[]>,
     dispose: () => pool.destroy(),
