@@ -122,8 +122,8 @@ export class IndexStore {
   }
 
   /**
-   * Replaces everything indexed for the note at `note.path`, its links resolved by `resolve`. A link for
-   * which `defer` returns true is not written but handed over, to be written later by insertLink.
+   * Replaces everything indexed for the note at `note.path`, its links resolved by `resolve`; each link
+   * written is also handed to `written` with its row id (a cold index settles some of them at its end).
    * `isNew` skips looking for a previous version (a cold index). Call inside a transaction.
    */
   writeNote(
@@ -131,12 +131,12 @@ export class IndexStore {
     {
       resolve,
       isNew = false,
-      defer,
+      written,
       profile,
     }: {
       resolve: (link: LinkOccurrence) => StoredResolution;
       isNew?: boolean;
-      defer?: (link: PendingLink, resolution: StoredResolution) => boolean;
+      written?: (id: number, link: LinkOccurrence, resolution: StoredResolution) => void;
       profile?: PassProfile;
     },
   ): void {
@@ -165,7 +165,8 @@ export class IndexStore {
     linkOccurrences(facts).forEach((link, index) => {
       const pending = { noteId: id, source: note.path, link, context: note.linkContexts[index] ?? '' };
       const resolution = resolve(link);
-      if (!defer?.(pending, resolution)) this.insertLink(pending, resolution);
+      const linkId = this.insertLink(pending, resolution);
+      written?.(linkId, link, resolution);
     });
     const ftsStarted = profile ? performance.now() : 0;
     s.insertFts.run(id, ...(note.searchColumns ?? searchColumns(facts, note.path)), ...note.stems);
@@ -177,9 +178,9 @@ export class IndexStore {
     }
   }
 
-  /** Writes one link of a note already written. */
-  insertLink({ noteId, link, context }: PendingLink, to: StoredResolution): void {
-    this.statements.insertLink.run(
+  /** Writes one link of a note already written; returns its row id. */
+  private insertLink({ noteId, link, context }: PendingLink, to: StoredResolution): number {
+    const { lastInsertRowid } = this.statements.insertLink.run(
       noteId,
       link.kind,
       link.embed ? 1 : 0,
@@ -198,6 +199,7 @@ export class IndexStore {
       to.subpathLine,
       to.reason,
     );
+    return Number(lastInsertRowid);
   }
 
   /** Removes a note and everything derived from it; returns whether it was indexed. */

@@ -1,12 +1,14 @@
 import { availableParallelism } from 'node:os';
 import type { IndexProgress } from '../../shared/index-domain';
+import type { LinkOccurrence } from '../../shared/markdown/note-links';
 import type { FileStat } from './file-stats';
-import type { FileState, IndexStore, PendingLink } from './index-store';
+import type { FileState, IndexStore } from './index-store';
 import {
   sameResolution,
   storedResolution,
   type LinkResolutionRow,
   type LinkResolutions,
+  type LinkToResolve,
   type StoredResolution,
 } from './link-resolutions';
 import type { ParsedBatch, ParseOutcome } from './parsed-note';
@@ -54,11 +56,12 @@ export class IndexUpdate {
   readonly parsedHashes = new Map<string, string>();
   private lastProgress = 0;
   /**
-   * A full pass: links whose resolution may still change when the rest of the vault is parsed (see
-   * defer), written once resolved at the end. Written as they came and rewritten at the end,
-   * they cost a tenth of a 10k-note vault's cold index in reading back, resolving twice and updating.
+   * A full pass: the row ids of links whose resolution may still change when the rest of the vault is
+   * parsed (see provisional), resolved again at the end. Written at once with what they resolve to so
+   * far, so that only their ids wait: kept whole (text, context and all) until the end, they were most
+   * of what a 50k-note cold index held in memory (half the links of the synthetic vault have a subpath).
    */
-  private deferred: PendingLink[] = [];
+  private provisional: number[] = [];
   /** A note announced in advance turned out not to exist: every link is re-resolved at the end. */
   private resolveAll = false;
   private readonly writes: SlicedWrites;
@@ -177,18 +180,15 @@ export class IndexUpdate {
 
   /** Re-resolves the links the changes can affect, and reports the pass as done. */
   async finish(): Promise<void> {
-    const { store, resolutions, names, full, profile } = this.options;
+    const { store, resolutions, full, profile } = this.options;
     const settleStarted = performance.now();
     // Pages of links, a turn of the event loop each, so requests are answered meanwhile.
-    const { deferred } = this;
-    this.deferred = [];
-    for (let offset = 0; offset < deferred.length; offset += resolutionsPerPage) {
-      store.db.transaction(() => {
-        for (const pending of deferred.slice(offset, offset + resolutionsPerPage))
-          store.insertLink(pending, storedResolution(names.resolver.resolve(pending.link, pending.source)));
-      })();
+    for (let offset = 0; offset < this.provisional.length; offset += resolutionsPerPage) {
+      const links = resolutions.linksById(this.provisional.slice(offset, offset + resolutionsPerPage));
+      this.resolveAgain(links);
       await nextTurn();
     }
+    this.provisional = [];
     // Links were resolved as they were written; only those that depended on changed notes can change.
     const scoped = full ? null : resolutions.linksToResolve({ keys: this.keys, paths: this.changedPaths });
     let afterId = 0;
@@ -198,13 +198,7 @@ export class IndexUpdate {
         : resolutions.linksPage(afterId, resolutionsPerPage);
       if (links.length === 0) break;
       afterId = links.at(-1)!.id;
-      const rows: LinkResolutionRow[] = [];
-      const { resolver } = names;
-      for (const link of links) {
-        const now = storedResolution(resolver.resolve(link, link.source));
-        if (!sameResolution(link, now)) rows.push({ id: link.id, ...now });
-      }
-      if (rows.length > 0) store.db.transaction(() => resolutions.updateResolutions(rows))();
+      this.resolveAgain(links);
       await nextTurn();
     }
     profile?.add('settle', performance.now() - settleStarted);
@@ -213,6 +207,18 @@ export class IndexUpdate {
     if (full) createLookupIndexes(store.db);
     profile?.add('indexes', performance.now() - indexesStarted);
     if (!this.options.signal.aborted) this.report({ state: 'idle', done: 0, total: 0, etaMs: null }, true);
+  }
+
+  /** Resolves `links` against the vault as it is now, and writes those whose resolution changed. */
+  private resolveAgain(links: LinkToResolve[]): void {
+    const { store, resolutions, names } = this.options;
+    const { resolver } = names;
+    const rows: LinkResolutionRow[] = [];
+    for (const link of links) {
+      const now = storedResolution(resolver.resolve(link, link.source));
+      if (!sameResolution(link, now)) rows.push({ id: link.id, ...now });
+    }
+    if (rows.length > 0) store.db.transaction(() => resolutions.updateResolutions(rows))();
   }
 
   private writeOutcome(outcome: ParseOutcome, known: Map<string, FileState>): void {
@@ -252,7 +258,7 @@ export class IndexUpdate {
     store.writeNote(note, {
       resolve: (link) => storedResolution(resolver.resolve(link, note.path)),
       isNew: full && !before,
-      defer: full ? (pending, resolution) => this.defer(pending, resolution) : undefined,
+      written: full ? (id, link, resolution) => this.settleLater(id, link, resolution) : undefined,
       profile: this.options.profile,
     });
     aliases.set(note.path, noteAliases);
@@ -265,13 +271,11 @@ export class IndexUpdate {
    * that is broken may yet name (another) note's alias, which its reason tells, and one with a subpath
    * into a note not parsed yet has not been checked against that note's headings.
    */
-  private defer(pending: PendingLink, resolution: StoredResolution): boolean {
-    const { link } = pending;
+  private settleLater(id: number, link: LinkOccurrence, resolution: StoredResolution): void {
     const provisional =
       resolution.status === 'broken' ||
       (link.subpath !== null && resolution.resolved !== null && !this.parsedHashes.has(resolution.resolved));
-    if (provisional) this.deferred.push(pending);
-    return provisional;
+    if (provisional) this.provisional.push(id);
   }
 
   /** Records the keys a note answers to (call before and after it changes). */

@@ -88,6 +88,16 @@ export class LinkResolutions {
       .all(afterId, limit);
   }
 
+  /** The links with these row ids, in id order. */
+  linksById(ids: readonly number[]): LinkToResolve[] {
+    // One JSON parameter rather than a placeholder per id: a page may exceed SQLite's variable limit.
+    return this.db
+      .prepare<[string], LinkToResolve>(
+        `${resolveSelect} WHERE l.id IN (SELECT value FROM json_each(?)) ORDER BY l.id`,
+      )
+      .all(JSON.stringify(ids));
+  }
+
   updateResolutions(rows: LinkResolutionRow[]): void {
     for (const row of rows) this.updateResolution.run(row);
   }
