@@ -74,7 +74,7 @@ test('during a cold index a block link lands on its block, and a message waits f
   await expect(page.getByRole('progressbar', { name: 'Indexing' })).toBeVisible({ timeout: 1 });
   await app.wikilink('the late block').click();
   await expect(app.viewerTitle()).toHaveText('Waiting target');
-  await expect(app.viewer.getByText('The late block.')).toBeInViewport();
+  await expect(app.viewer.getByText('The late block.', { exact: true })).toBeInViewport();
   await expect(app.viewer.getByText('Read last of all.')).not.toBeInViewport();
 
   const composer = page.getByTestId('composer');

@@ -240,3 +240,26 @@ test('KaTeX and its styles are fetched only with the first note that has math', 
   expect(fetched.filter((url) => /note-katex-.*\.js$/.test(url))).toHaveLength(1);
   expect(fetched.filter((url) => /note-katex-.*\.css$/.test(url))).toHaveLength(1);
 });
+
+test('the notes show before the Markdown renderer is fetched; the first note opened brings it', async ({
+  page,
+}) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  await expect(app.note('Callouts')).toBeVisible();
+  // Neither micromark (the Markdown parser) nor parse5 (raw HTML in notes) is in what the page loaded.
+  const loaded = async () =>
+    Promise.all(scripts.map(async (url) => (await page.request.get(url)).text()));
+  for (const text of await loaded()) {
+    expect(text.includes('micromark')).toBe(false);
+    expect(text.includes('abandoned-head-element-child')).toBe(false);
+  }
+
+  await app.note('Callouts').click();
+  await expect(app.viewer.locator('.callout').first()).toBeVisible();
+  expect((await loaded()).some((text) => text.includes('micromark'))).toBe(true);
+});

@@ -14,7 +14,7 @@ import { SessionContextPanel } from './features/items/SessionContextPanel';
 import { RightPane } from './features/layout/RightPane';
 import { Workspace } from './features/layout/Workspace';
 import { startNoteSync, useNoteStore } from './features/notes/note-store';
-import { NoteViewer } from './features/notes/NoteViewer';
+import { NoteViewer } from './features/notes/LazyNoteViewer';
 import { startResume } from './features/resume/resume';
 import { ReferencePanel } from './features/references/ReferencePanel';
 import { startSettingsSync, useSettingsStore } from './features/settings/settings-store';

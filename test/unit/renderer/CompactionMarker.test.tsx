@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionCompaction } from '../../../src/shared/context-domain';
 import type { KastenApi } from '../../../src/shared/kasten-api';
@@ -38,7 +38,7 @@ describe('CompactionMarker', () => {
     expect(screen.queryByText('First question about tomatoes')).toBeNull();
   });
 
-  it('a click expands it to the summary the model is given, its cost, then the messages themselves', () => {
+  it('a click expands it to the summary the model is given, its cost, then the messages themselves', async () => {
     const marker = renderMarker();
 
     fireEvent.click(marker);
@@ -47,7 +47,8 @@ describe('CompactionMarker', () => {
     const summary = screen.getByRole('region', { name: 'Summary' });
     expect(marker.getAttribute('aria-controls')).toBe(summary.parentElement?.id);
     expect(summary.textContent).toContain('120 tokens instead of 4,800; focus: the garden plan');
-    expect(summary.querySelector('strong')?.textContent).toBe('raised beds');
+    // The Markdown renderer is loaded when the first answer or summary is shown.
+    await waitFor(() => expect(summary.querySelector('strong')?.textContent).toBe('raised beds'));
     expect(screen.getByText('First question about tomatoes')).toBeTruthy();
   });
 

@@ -1,6 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import type { SessionCompaction } from '../../../../shared/context-domain';
-import { AnswerMarkdown, type CitedDocument } from './AnswerMarkdown';
+import type { CitedDocument } from './AnswerMarkdown';
+import { AnswerMarkdown } from './LazyAnswerMarkdown';
 import { compactionLabel } from './chat-rows';
 import './chat.css';
 
