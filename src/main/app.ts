@@ -119,8 +119,8 @@ export function createApp(options: AppOptions): KastenApp {
       await vault.open(initial);
       if (options.waitForIndex) await index.whenIdle();
       // A host that stays up shares its searches' ranking with the worker threads once the first pass is
-      // done (a pass that parsed notes started them already).
-      else void index.whenIdle().then(() => workers.warm());
+      // done (a pass that parsed notes started them already); a small vault's searches rank here.
+      else void index.whenIdle().then(() => workers.warm(index.status().report?.notes ?? 0));
     },
     async dispose() {
       // Answers stop at once, whatever else is slow to close: each saves what it streamed.

@@ -35,6 +35,18 @@ async function indexed(dataDir: string, vault: string): Promise<KastenApp> {
   return app;
 }
 
+/** Index workers whose pool parses with `parse`; the main thread parses beside it, and ranks alone. */
+function workersParsing(parse: IndexWorkers['parse']): IndexWorkers {
+  const inline = createIndexWorkers(null);
+  return {
+    parse,
+    parseHere: parseNotes,
+    rankers: 0,
+    rank: (task) => inline.rank(task),
+    dispose: () => inline.dispose(),
+  };
+}
+
 describe('a cold index', () => {
   it('resolves every link as a resolver that knows the whole vault does, and builds its lookup indexes', async () => {
     const ws = workspace();
@@ -227,16 +239,10 @@ describe('a cold index', () => {
     const inline = createIndexWorkers(null);
     // Workers that take their time with each task: the main thread, with nothing to write meanwhile,
     // parses notes itself.
-    const slow: IndexWorkers = {
-      parse: async (task, signal) => {
-        await sleep(40);
-        return inline.parse(task, signal);
-      },
-      parseHere: parseNotes,
-      rankers: 0,
-      rank: (task) => inline.rank(task),
-      dispose: () => inline.dispose(),
-    };
+    const slow = workersParsing(async (task, signal) => {
+      await sleep(40);
+      return inline.parse(task, signal);
+    });
     const open = async (workers: IndexWorkers, dataDir: string) => {
       const index = new VaultIndex({ dataDir, events: new AppEvents(), workers, onNotice: () => {} });
       cleanups.push(() => index.close());
@@ -277,6 +283,38 @@ describe('a cold index', () => {
     expect(hits.map((hit) => hit.path)).toEqual(['Late zebra.md']);
     expect(mixed.index.outgoing('Late zebra.md').map((link) => link.status)).toEqual(['broken']);
   }, 60_000);
+
+  it('of a few notes, and an edit, are parsed on the main thread alone; a larger pass asks the workers', async () => {
+    const ws = workspace();
+    writeSyntheticVault(ws.vault, { notes: 40, seed: 12 });
+    const inline = createIndexWorkers(null);
+    const tasks: number[] = [];
+    const counting = workersParsing((task, signal) => {
+      tasks.push(task.paths.length);
+      return inline.parse(task, signal);
+    });
+    const index = new VaultIndex({
+      dataDir: ws.dataDir,
+      events: new AppEvents(),
+      workers: counting,
+      onNotice: () => {},
+    });
+    cleanups.push(() => index.close());
+    const small = await index.open(ws.vault, await scanVault(ws.vault));
+    expect(small.parsed).toBe(small.notes);
+    expect(small.notes).toBeGreaterThan(30);
+    expect(tasks).toEqual([]);
+
+    writeFileSync(join(ws.vault, 'Edited.md'), '# Edited\n\nA [[link]].\n');
+    await index.applyChanges([{ type: 'add', path: 'Edited.md', at: Date.now() }]);
+    expect(index.note('Edited.md')?.title).toBe('Edited');
+    expect(tasks).toEqual([]);
+
+    writeSyntheticVault(join(ws.vault, 'more'), { notes: 200, seed: 13 });
+    const larger = await index.open(ws.vault, await scanVault(ws.vault));
+    expect(larger.parsed).toBeGreaterThan(150);
+    expect(tasks.length).toBeGreaterThan(0);
+  });
 
   it('asks once for the garbage it left to be collected, and a warm open of the same index does not', async () => {
     const ws = workspace();

@@ -117,6 +117,12 @@ describe('starting Kasten', () => {
       expect(await call('notes:read', { path: 'Home.md' })).toContain('Ideas');
       expect(heavyAmong(readModuleLog(log))).toEqual([]);
       expect(loadedRemark(readModuleLog(log))).toBe(false);
+      // A vault this small is indexed and searched on the main thread: no worker thread is started.
+      await expect
+        .poll(async () => (JSON.parse(await call('index:status')) as { value: unknown }).value)
+        .toMatchObject({ report: { notes: expect.any(Number) } });
+      expect(await call('search:results', { query: 'ideas', limit: 5 })).toContain('Ideas.md');
+      expect(readModuleLog(log).packages).not.toContain('piscina');
     } finally {
       await server.stop();
     }

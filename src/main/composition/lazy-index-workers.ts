@@ -1,9 +1,11 @@
 import type { IndexWorkers } from '../index/index-workers';
 import { parseNotesHere } from '../index/parse-file';
+import { minNotesToShare } from '../index/shared-ranking';
 
 /** The index's worker threads, started when first needed; `warm` starts them ahead of a search. */
 export interface LazyIndexWorkers extends IndexWorkers {
-  warm(): void;
+  /** Starts the pool when a vault of `notes` notes has searches it shares (see minNotesToShare). */
+  warm(notes: number): void;
 }
 
 /**
@@ -11,7 +13,7 @@ export interface LazyIndexWorkers extends IndexWorkers {
  * parser's code, which on two cores competes with the process's own start-up, and a command that finds its
  * index up to date (`kasten search`) parses nothing. Until the pool runs, searches rank on the main thread
  * alone (the same results: the workers rank shares of the same statement); `warm` starts it for the hosts
- * that stay up. The pool's code (piscina, @napi-rs/nice) is imported then too. Without a worker file,
+ * that stay up, when their vault is large enough for a search to be shared. The pool's code (piscina, @napi-rs/nice) is imported then too. Without a worker file,
  * notes are parsed on the main thread, as createIndexWorkers does. With one, the main thread parses
  * beside the pool whenever it has nothing to write (`parseHere`), from the pass's first note: it once
  * lost that here, and a cold index of 10k notes then waited on the one worker 2.4 s of its 5.7.
@@ -35,8 +37,8 @@ export function lazyIndexWorkers(workerFile: string | null): LazyIndexWorkers {
       return running?.rankers ?? 0;
     },
     rank: async (task) => (await started()).rank(task),
-    warm: () => {
-      if (!disposed) void started();
+    warm: (notes) => {
+      if (!disposed && notes >= minNotesToShare) void started();
     },
     dispose: async () => {
       disposed = true;

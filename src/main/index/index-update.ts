@@ -164,7 +164,10 @@ export class IndexUpdate {
         await write(batch);
       }
     };
-    const loops = Math.min(tasksInFlight, Math.ceil(total / notesPerTask));
+    // A pass of one task's notes or fewer (an edit, a small vault) is parsed here alone: starting the
+    // pool, or a round trip to it, costs more than parsing them.
+    const loops =
+      parseHere && total <= notesPerTask ? 0 : Math.min(tasksInFlight, Math.ceil(total / notesPerTask));
     try {
       await Promise.all([...Array.from({ length: loops }, inWorkers), here()]);
     } catch (error) {

@@ -9,7 +9,7 @@ export interface SearchRankers {
 }
 
 /** Below this many notes a search is ranked on the main thread alone: sharing it costs more than it saves. */
-const minNotesToShare = 2000;
+export const minNotesToShare = 2000;
 /** Each opening of an index, so that a worker's read connection is never to a file since rebuilt. */
 let openings = 0;
 
