@@ -1,28 +1,19 @@
 import { useEffect } from 'react';
-import { startChatSync } from './features/chat/chat-store';
 import { ChatPane } from './features/chat/ChatPane';
 import { ConnectionBanner } from './features/connection/ConnectionBanner';
-import { startConnectionSync } from './features/connection/connection-store';
-import { startContextSync } from './features/context/context-store';
-import { startEmbeddingSync } from './features/embeddings/embedding-store';
-import { startModelHealth } from './features/status/model-health-store';
 import { useHealthStore } from './features/health/health-store';
 import { HealthView } from './features/health/HealthView';
 import { ContextTabBadge } from './features/items/ContextTabBadge';
-import { startItemsSync } from './features/items/items-store';
 import { SessionContextPanel } from './features/items/SessionContextPanel';
 import { RightPane } from './features/layout/RightPane';
 import { Workspace } from './features/layout/Workspace';
-import { startNoteSync, useNoteStore } from './features/notes/note-store';
+import { useNoteStore } from './features/notes/note-store';
 import { NoteViewer } from './features/notes/LazyNoteViewer';
-import { startResume } from './features/resume/resume';
 import { ReferencePanel } from './features/references/ReferencePanel';
-import { startSettingsSync, useSettingsStore } from './features/settings/settings-store';
+import { useSettingsStore } from './features/settings/settings-store';
 import { SettingsView } from './features/settings/SettingsView';
-import { startIndexSync } from './features/status/index-store';
 import { StatusBar } from './features/status/StatusBar';
 import { VaultSidebar } from './features/vault/VaultSidebar';
-import { startVaultSync } from './features/vault/vault-store';
 
 export function App() {
   const noteOpen = useNoteStore((state) => state.path !== null);
@@ -34,20 +25,6 @@ export function App() {
   useEffect(() => {
     if (visit > 0) useHealthStore.getState().show(false);
   }, [visit]);
-
-  useEffect(() => {
-    startResume();
-    startConnectionSync();
-    startVaultSync();
-    startNoteSync();
-    startIndexSync();
-    startChatSync();
-    startSettingsSync();
-    startContextSync();
-    startItemsSync();
-    startEmbeddingSync();
-    startModelHealth();
-  }, []);
 
   return (
     <div className="app">

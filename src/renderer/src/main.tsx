@@ -10,9 +10,11 @@ import './components/markdown.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { startSyncs } from './start-syncs';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element.');
+startSyncs();
 createRoot(root).render(
   <StrictMode>
     <App />
