@@ -252,8 +252,7 @@ test('the notes show before the Markdown renderer is fetched; the first note ope
   await page.goto(server.url);
   await expect(app.note('Callouts')).toBeVisible();
   // Neither micromark (the Markdown parser) nor parse5 (raw HTML in notes) is in what the page loaded.
-  const loaded = async () =>
-    Promise.all(scripts.map(async (url) => (await page.request.get(url)).text()));
+  const loaded = async () => Promise.all(scripts.map(async (url) => (await page.request.get(url)).text()));
   for (const text of await loaded()) {
     expect(text.includes('micromark')).toBe(false);
     expect(text.includes('abandoned-head-element-child')).toBe(false);
