@@ -34,8 +34,19 @@ describe('create_note', () => {
       { text: 'Created it.' },
     ]);
     const pending = nextPending(app);
+    // Saved with its parts by the time it is shown: a reload, or another window, shows the card.
+    const savedWhenShown = new Promise<string | undefined>((resolve) => {
+      const off = app.events.subscribe((channel, payload) => {
+        const shown = payload as ChatMessage;
+        if (channel !== 'chat:message' || !toolCalls(shown).some((part) => part.approval)) return;
+        off();
+        const stored = app.chat.session(shown.sessionId).messages.find((entry) => entry.id === shown.id);
+        resolve(toolCalls(stored!)[0]?.approval?.state);
+      });
+    });
     const turn = await app.chat.send({ text: 'Make a note about compost.' });
     const { message, call } = await pending;
+    expect(await savedWhenShown).toBe('pending');
 
     expect(call.approval).toEqual({
       change: { kind: 'create', path: 'Garden/Compost.md', content },

@@ -148,8 +148,9 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
       stepLimit: options.stepLimit,
       price: options.price,
       signal: controller.signal,
-      onChange: (_state, structural) => {
-        saves.request(structural ? structuralSaveMs : options.saveEveryMs);
+      onChange: (_state, structural, waiting) => {
+        // A card waiting for a decision is saved at once: a reload, or another window, shows it.
+        saves.request(waiting ? 0 : structural ? structuralSaveMs : options.saveEveryMs);
         announcements.request();
         if (structural) contextChanges.request();
       },

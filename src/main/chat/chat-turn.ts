@@ -36,8 +36,11 @@ export interface TurnOptions {
   /** What the model's calls cost, asked as the answer starts; null: the answer is not priced. */
   price: Promise<PriceQuote> | null;
   signal: AbortSignal;
-  /** Called whenever the answer changed (text arrived, a tool ran); `structural` when a part was added. */
-  onChange: (state: TurnState, structural: boolean) => void;
+  /**
+   * Called whenever the answer changed (text arrived, a tool ran); `structural` when a part was added,
+   * `waiting` when the turn now waits for the user (a write to approve): what is shown is saved at once.
+   */
+  onChange: (state: TurnState, structural: boolean, waiting?: boolean) => void;
 }
 
 export interface TurnState {
@@ -175,7 +178,7 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
                 call,
                 shown: () => {
                   changed(state, position);
-                  options.onChange(state, true);
+                  options.onChange(state, true, true);
                 },
                 signal,
               })
