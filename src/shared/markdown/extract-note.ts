@@ -126,8 +126,3 @@ export function extractNote(source: string, fileName: string): NoteFacts {
   facts.wordCount = countWords(facts.text);
   return facts;
 }
-
-/** A Markdown passage as search shows a note's text: the plain body the index holds, without markup. */
-export function markdownText(source: string): string {
-  return extractNote(source, '').text;
-}
