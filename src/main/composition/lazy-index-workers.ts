@@ -13,10 +13,11 @@ export interface LazyIndexWorkers extends IndexWorkers {
  * parser's code, which on two cores competes with the process's own start-up, and a command that finds its
  * index up to date (`kasten search`) parses nothing. Until the pool runs, searches rank on the main thread
  * alone (the same results: the workers rank shares of the same statement); `warm` starts it for the hosts
- * that stay up, when their vault is large enough for a search to be shared. The pool's code (piscina, @napi-rs/nice) is imported then too. Without a worker file,
- * notes are parsed on the main thread, as createIndexWorkers does. With one, the main thread parses
- * beside the pool whenever it has nothing to write (`parseHere`), from the pass's first note: it once
- * lost that here, and a cold index of 10k notes then waited on the one worker 2.4 s of its 5.7.
+ * that stay up, when their vault is large enough for a search to be shared. The pool's code (piscina,
+ * @napi-rs/nice) is imported then too. Without a worker file, notes are parsed on the main thread, as
+ * createIndexWorkers does. With one, the main thread parses beside the pool whenever it has nothing to
+ * write (`parseHere`), from the pass's first note: it once lost that here, and a cold index of 10k notes
+ * then waited on the one worker 2.4 s of its 5.7.
  */
 export function lazyIndexWorkers(workerFile: string | null): LazyIndexWorkers {
   let pool: Promise<IndexWorkers> | null = null;

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { closeSync, lstatSync, readFileSync, readSync, realpathSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { linkContexts, linkOccurrences } from '../../shared/markdown/note-links';
 import { looksBinary } from '../vault/binary-sniff';
 import { RefusedPath, type Refusal } from '../vault/confined-file';
 import { ConfinedReads } from '../vault/confined-reads';
-import { skipReasons } from '../vault/vault-files';
+import { fromVaultPath, skipReasons } from '../vault/vault-files';
 import { fastExtractNote } from './fast-extract';
 import { nameKeys } from './exact-title';
 import { noteStems, separatedSearchColumns } from './search-columns';
@@ -177,7 +177,7 @@ function unreadOutcome(realRoot: string, path: string, error: unknown): ParseOut
 
 function lstatOrNull(realRoot: string, path: string) {
   try {
-    return lstatSync(join(realRoot, ...path.split('/')));
+    return lstatSync(fromVaultPath(realRoot, path));
   } catch {
     return null;
   }

@@ -1,7 +1,7 @@
 import type { FSWatcher } from 'chokidar';
 import { lstat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { isIgnoredName, isInside, toVaultPath } from './vault-files';
+import { fromVaultPath, isIgnoredName, isInside, toVaultPath } from './vault-files';
 
 export interface FileEvent {
   type: 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir';
@@ -97,7 +97,7 @@ export class VaultWatcher {
         if (!known.has(path) && !folders.has(join(folder, name))) candidates.push(path);
       }
     }
-    const onDisk = (path: string) => lstat(join(root, ...path.split('/'))).catch(() => null);
+    const onDisk = (path: string) => lstat(fromVaultPath(root, path)).catch(() => null);
     const added = await Promise.all(
       candidates.map(async (path) => ((await onDisk(path))?.isFile() ? path : null)),
     );
