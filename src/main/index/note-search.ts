@@ -7,8 +7,8 @@ import { pageOf, scopeOf, SearchHits, type HitRun, type SearchScope } from './se
 import { planSearch, type SearchPlan } from './search-plan';
 import { queryWords, slowAsPrefix, someWordsTerms } from './search-query';
 import { snippetTerms } from './search-snippet';
-import { SharedRanking, type SearchRankers } from './shared-ranking';
-import { someWordsMarking, SomeWordsRanking } from './some-words-ranking';
+import { allButOne, SharedRanking, type PendingRanking, type SearchRankers } from './shared-ranking';
+import { fewHits, someWordsMarking, SomeWordsRanking } from './some-words-ranking';
 import { StatementCache } from './statement-cache';
 
 export { maxQueryChars, maxQueryWords, queryWords, searchedWords } from './search-query';
@@ -18,8 +18,6 @@ export type { SearchRankers } from './shared-ranking';
 // bm25 weights for the FTS columns title, aliases, headings, body, title_stems, stems.
 const weights = '10.0, 8.0, 4.0, 1.0, 9.0, 1.0';
 
-/** When fewer notes than this hold every word, the notes holding some follow. */
-const fewHits = 5;
 /** The most hits a page may pass over, and the most a page may hold. */
 const maxOffset = 10_000;
 const maxLimit = 200;
@@ -66,11 +64,11 @@ export class NoteSearch {
     const scope = scopeOf(plan);
     if (plan.ranked.length === 0) return this.hits.listing(scope, offset, limit);
     const named = this.named(plan, scope);
-    const { runs, found } = await this.tiers(plan, scope, named.ids, offset + limit, rankers);
+    const { runs, found, early } = await this.tiers(plan, scope, named.ids, offset + limit, rankers);
     // Counted only when the page ended before the last tier did: counting cost a fifth of a search.
     let total = found ?? this.count(scope, this.expression(plan, 'stem')) + named.outside;
     if (plan.someWords && total < fewHits) {
-      const some = await this.someWordsRanking.after(plan.someWords, scope, runs, rankers);
+      const some = await this.someWordsRanking.after(plan.someWords, scope, runs, rankers, early);
       if (some) {
         runs.push(some);
         total += some.ranked.length;
@@ -124,7 +122,10 @@ export class NoteSearch {
   /**
    * The all-words hits, tier by tier, until `wanted` are found or every tier is read to its end: the
    * named notes first, then at each level the matches the tighter level did not find, by bm25. `found`:
-   * how many notes match in all, when every tier was read to its end (else null).
+   * how many notes match in all, when every tier was read to its end (else null). When the tightest
+   * tier finds few notes, the workers' shares of the some-words ranking begin (`early`) and the looser
+   * tiers are ranked without them: a question typed as a search mostly ends in the some-words ranking,
+   * and the tiers, each a round trip to the workers, came first.
    */
   private async tiers(
     plan: SearchPlan,
@@ -132,7 +133,7 @@ export class NoteSearch {
     named: readonly number[],
     wanted: number,
     rankers: SearchRankers | null,
-  ): Promise<{ runs: HitRun[]; found: number | null }> {
+  ): Promise<{ runs: HitRun[]; found: number | null; early: PendingRanking | null }> {
     const terms = snippetTerms(plan.marked);
     const whole = this.expression(plan, 'whole');
     const runs: HitRun[] = [];
@@ -145,6 +146,7 @@ export class NoteSearch {
     // A word being typed that is slow to match as a prefix costs every share the same: one worker ranks all.
     const slow = plan.ranked.flatMap(wordsOf).some((word) => !word.complete && slowAsPrefix(word));
     let ended = true;
+    let early: PendingRanking | null = null;
     for (const level of matchLevels) {
       if (seen.size >= wanted) {
         ended = false;
@@ -160,14 +162,18 @@ export class NoteSearch {
          ORDER BY score DESC, notes_fts.rowid LIMIT ?`;
       const parameters = [expression, ...scope.parameters, ...(tighter ? [tighter] : [])];
       const limit = wanted - seen.size + named.length;
-      const all = await this.ranking.rank(sql, parameters, limit, rankers, slow && level !== 'whole');
+      const sharing = early ? allButOne(rankers) : rankers;
+      const all = await this.ranking.rank(sql, parameters, limit, sharing, slow && level !== 'whole');
       if (all.length >= limit) ended = false;
       const ranked = all.filter(({ id }) => !seen.has(id));
       for (const { id } of ranked) seen.add(id);
       runs.push({ ranked, ranker: 'all-words', match: level, expression, stems: level === 'stem', terms });
       tighter = expression;
+      if (level === 'whole' && plan.someWords && seen.size < fewHits && seen.size < wanted) {
+        early = this.someWordsRanking.early(plan.someWords, scope, rankers);
+      }
     }
-    return { runs, found: ended ? seen.size : null };
+    return { runs, found: ended ? seen.size : null, early };
   }
 
   /** The notes with the ids, each with its bm25 for `expression` (0 when it does not match), best first. */

@@ -8,6 +8,17 @@ export interface SearchRankers {
   rank(task: RankTask): Promise<RankedNote[]>;
 }
 
+/** The rankers but one, which another ranking keeps busy; null when none is left. */
+export function allButOne(rankers: SearchRankers | null): SearchRankers | null {
+  if (!rankers || rankers.rankers <= 1) return null;
+  return { rankers: rankers.rankers - 1, rank: (task) => rankers.rank(task) };
+}
+
+/** A ranking whose worker shares are under way (see SharedRanking.begin). */
+export interface PendingRanking {
+  finish(): Promise<RankedNote[]>;
+}
+
 /** Below this many notes a search is ranked on the main thread alone: sharing it costs more than it saves. */
 export const minNotesToShare = 2000;
 /** Each opening of an index, so that a worker's read connection is never to a file since rebuilt. */
@@ -58,15 +69,33 @@ export class SharedRanking {
     rankers: SearchRankers | null,
     whole = false,
   ): Promise<RankedNote[]> {
+    return this.begin(sql, parameters, limit, rankers, whole).finish();
+  }
+
+  /**
+   * A ranking begun: the worker threads' shares are asked now, and `finish` ranks the main thread's
+   * share (all of it when there is no sharing) and merges them, so that the main thread can do other
+   * work in between. A ranking never finished costs the workers only.
+   */
+  begin(
+    sql: string,
+    parameters: (string | number)[],
+    limit: number,
+    rankers: SearchRankers | null,
+    whole = false,
+  ): PendingRanking {
     const statement = this.rankings.get(sql);
     const ranges = rankers && rankers.rankers > 0 ? this.shareRanges(rankers.rankers + 1) : [];
-    if (ranges.length < 2) return statement.all(...parameters, lowestId, highestId, limit);
+    if (ranges.length < 2) {
+      return { finish: async () => statement.all(...parameters, lowestId, highestId, limit) };
+    }
     const shares: [number, number][] = whole
       ? [
           [lowestId, lowestId],
           [lowestId, highestId],
         ]
       : ranges;
+    // A share a worker fails is ranked here when the ranking is finished (never, when it goes unread).
     const shared = shares.slice(1).map(([low, high]) => {
       const task = {
         file: this.db.name,
@@ -74,14 +103,22 @@ export class SharedRanking {
         sql,
         parameters: [...parameters, low, high, limit],
       };
-      return rankers!.rank(task).catch(() => statement.all(...task.parameters));
+      const ranked = rankers!.rank(task).then(
+        (notes) => notes,
+        () => null,
+      );
+      return async () => (await ranked) ?? statement.all(...task.parameters);
     });
     const [low, high] = shares[0]!;
-    const own = low === high ? [] : statement.all(...parameters, low, high, limit);
-    return own
-      .concat(...(await Promise.all(shared)))
-      .sort(byScore)
-      .slice(0, limit);
+    return {
+      finish: async () => {
+        const own = low === high ? [] : statement.all(...parameters, low, high, limit);
+        return own
+          .concat(...(await Promise.all(shared.map((share) => share()))))
+          .sort(byScore)
+          .slice(0, limit);
+      },
+    };
   }
 
   /** Id ranges holding equal numbers of notes; one range when there are too few notes to share. */

@@ -5,8 +5,10 @@ import { someWordsExpression, termExpression } from './search-expressions';
 import type { HitRun, SearchScope } from './search-hits';
 import { someWordsDiffer, someWordsTerms, type QueryWord, type SomeWordsTerm } from './search-query';
 import { snippetTerms } from './search-snippet';
-import type { SearchRankers, SharedRanking } from './shared-ranking';
+import type { PendingRanking, SearchRankers, SharedRanking } from './shared-ranking';
 
+/** When fewer notes than this hold every word, the notes holding some follow. */
+export const fewHits = 5;
 /** How many of the best by bm25 the some-words ranking boosts, beyond the notes it skips. */
 const someWordsCandidates = 100;
 
@@ -28,17 +30,42 @@ export class SomeWordsRanking {
     );
   }
 
-  /** The some-words run after the all-words `runs`, or null when its words could find nothing more. */
+  /**
+   * The some-words candidates by bm25 (`rank`'s first step), begun early: the worker threads rank their
+   * shares while the main thread goes on with the all-words tiers, and ranks its own share when they
+   * are read (see `after`, which reads them when its runs skip at most `fewHits` notes). Null when the
+   * words could find nothing more than the all-words tiers.
+   */
+  early(
+    words: readonly QueryWord[],
+    scope: SearchScope,
+    rankers: SearchRankers | null,
+  ): PendingRanking | null {
+    const terms = someWordsTerms(words);
+    if (!someWordsDiffer(words, terms)) return null;
+    return this.ranking.begin(
+      this.sql(scope),
+      this.parameters(terms, scope),
+      someWordsCandidates + fewHits,
+      rankers,
+    );
+  }
+
+  /**
+   * The some-words run after the all-words `runs`, or null when its words could find nothing more.
+   * With `early`, its candidates are those asked for beforehand.
+   */
   async after(
     words: readonly QueryWord[],
     scope: SearchScope,
     runs: readonly HitRun[],
     rankers: SearchRankers | null,
+    early: PendingRanking | null = null,
   ): Promise<HitRun | null> {
     const terms = someWordsTerms(words);
     if (!someWordsDiffer(words, terms)) return null;
     const skip = new Set(runs.flatMap((run) => run.ranked.map(({ id }) => id)));
-    const ranked = await this.rank(terms, scope, skip, rankers);
+    const ranked = await this.rank(terms, scope, skip, rankers, skip.size <= fewHits ? early : null);
     return ranked.length > 0 ? { ...someWordsMarking(terms), ranked } : null;
   }
 
@@ -52,12 +79,13 @@ export class SomeWordsRanking {
     scope: SearchScope,
     skip: ReadonlySet<number>,
     rankers: SearchRankers | null,
+    early: PendingRanking | null = null,
   ): Promise<RankedNote[]> {
-    const sql = `SELECT notes_fts.rowid AS id, -bm25(notes_fts, ${this.weights}) AS score FROM ${scope.from}
-       WHERE notes_fts MATCH ? ${scope.where} AND notes_fts.rowid BETWEEN ? AND ?
-       ORDER BY score DESC, notes_fts.rowid LIMIT ?`;
-    const parameters = [someWordsExpression(terms), ...scope.parameters];
-    const ranked = await this.ranking.rank(sql, parameters, someWordsCandidates + skip.size, rankers);
+    const asked = someWordsCandidates + skip.size;
+    // The best `asked` of the early candidates are those a ranking limited to `asked` gives.
+    const ranked = early
+      ? (await early.finish()).slice(0, asked)
+      : await this.ranking.rank(this.sql(scope), this.parameters(terms, scope), asked, rankers);
     const candidates = ranked.filter(({ id }) => !skip.has(id));
     if (terms.length === 1 || candidates.length === 0) return candidates;
     const ids = JSON.stringify(candidates.map(({ id }) => id));
@@ -68,6 +96,16 @@ export class SomeWordsRanking {
       }
     }
     return boostByCoverage(candidates, held, terms.length);
+  }
+
+  private sql(scope: SearchScope): string {
+    return `SELECT notes_fts.rowid AS id, -bm25(notes_fts, ${this.weights}) AS score FROM ${scope.from}
+       WHERE notes_fts MATCH ? ${scope.where} AND notes_fts.rowid BETWEEN ? AND ?
+       ORDER BY score DESC, notes_fts.rowid LIMIT ?`;
+  }
+
+  private parameters(terms: readonly SomeWordsTerm[], scope: SearchScope): (string | number)[] {
+    return [someWordsExpression(terms), ...scope.parameters];
   }
 }
 
