@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -91,6 +91,20 @@ describe('starting Kasten', () => {
       expect.arrayContaining([expect.objectContaining({ path: 'Ideas.md' })]),
     );
     expect(search.loaded.packages).not.toContain('piscina');
+  });
+
+  it('keeps the compiled code of a command in the data folder for the next run, not for kasten info', async () => {
+    const cache = join(workspace.dataDir, 'compile-cache');
+    const cached = () => (existsSync(cache) ? readdirSync(cache, { recursive: true }).length : 0);
+    await kasten('info');
+    expect(cached()).toBe(0);
+    await kasten('index', workspace.vault);
+    const afterIndex = cached();
+    // One folder for this Node version, and a file for each module compiled.
+    expect(afterIndex).toBeGreaterThan(10);
+    // The next run reads what the first compiled; a search compiles little the index did not.
+    await kasten('search', workspace.vault, 'ideas');
+    expect(cached()).toBeLessThan(afterIndex * 1.5);
   });
 
   it('kasten serve prints its address and shows the vault’s notes without loading any of them', async () => {

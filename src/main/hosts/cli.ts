@@ -17,6 +17,11 @@ export interface CliEnvironment {
   write?: (text: string) => void;
   /** Resolves when the process is asked to stop (Ctrl+C); `serve` runs until then. */
   untilStopped: () => Promise<void>;
+  /**
+   * Keeps the compiled code of the modules loaded from then on in the data folder, for the next run to
+   * read rather than compile again (the real process: Node's compile cache). Not for tests in process.
+   */
+  cacheCode?: (dataDir: string) => void;
 }
 
 const options = {
@@ -111,6 +116,7 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
     );
     return 0;
   }
+  env.cacheCode?.(dataDir);
   const { runCommand } = await import('./cli-commands');
   return runCommand(command, rest, values, { dataDir, embeddings }, env);
 }
