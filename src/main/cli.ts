@@ -1,10 +1,8 @@
 import { enableCompileCache } from 'node:module';
 import { constants } from 'node:os';
 import { join } from 'node:path';
-import { limitHeapGrowth } from './heap-growth';
 import { runCli } from './hosts/cli';
 
-limitHeapGrowth();
 const here = import.meta.dirname;
 /** How long a command may take to stop after Ctrl+C or SIGTERM before the process exits anyway. */
 const stopGraceMs = 1000;

@@ -5,7 +5,6 @@ import { eventChannels } from '../shared/contract';
 import { createApp } from './app';
 import { collectAfterColdIndex } from './composition/collect-after-cold-index';
 import { resolveDataDir } from './data-dir';
-import { limitHeapGrowth } from './heap-growth';
 import { createMainWindow, hardenSession, hardenWebContents } from './electron-window';
 import {
   keychainBox,
@@ -15,7 +14,6 @@ import {
   trustedPageCheck,
 } from './hosts/electron';
 
-limitHeapGrowth();
 const here = import.meta.dirname;
 const { values: flags } = parseArgs({
   args: process.argv.slice(app.isPackaged ? 1 : 2),

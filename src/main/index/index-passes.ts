@@ -4,6 +4,7 @@ import type { VaultFiles } from '../vault/vault-files';
 import { isNotePath } from '../vault/vault-files';
 import type { FileEvent } from '../vault/vault-watcher';
 import { changedOnDisk, statAll, type FileStat } from './file-stats';
+import { notesToLimitHeap, withHeapGrowthLimited } from './heap-growth';
 import { IndexUpdate } from './index-update';
 import type { IndexWorkers } from './index-workers';
 import type { OpenIndex } from './open-index';
@@ -65,8 +66,14 @@ export async function refreshIndex(
   );
 
   if (known.size === 0) update.startFullPass(toParse);
-  const parsed = await update.parseNotes(toParse, known);
-  await update.finish();
+  const parse = async () => {
+    const parsed = await update.parseNotes(toParse, known);
+    await update.finish();
+    return parsed;
+  };
+  // A large full pass holds the most garbage at once: its heap may grow a fifth past what it keeps alive.
+  const large = known.size === 0 && toParse.length >= notesToLimitHeap;
+  const parsed = large ? await withHeapGrowthLimited(parse) : await parse();
   return { parsed, changedPaths: [...update.changedPaths] };
 }
 

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { heapGrowthFlag } from '../../../src/main/heap-growth';
+import { heapGrowthFlag } from '../../../src/main/index/heap-growth';
 
 // setFlagsFromString ignores a flag V8 does not know: a Node whose V8 renamed this one would silently
 // let the index's memory grow again (docs/PERFORMANCE.md has the figures). On the command line an
