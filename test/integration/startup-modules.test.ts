@@ -93,10 +93,12 @@ describe('starting Kasten', () => {
     expect(search.loaded.packages).not.toContain('piscina');
   });
 
-  it('keeps the compiled code of a command in the data folder for the next run, not for kasten info', async () => {
+  it('keeps the compiled code of a command in the data folder for the next run, not for info or serve', async () => {
     const cache = join(workspace.dataDir, 'compile-cache');
     const cached = () => (existsSync(cache) ? readdirSync(cache, { recursive: true }).length : 0);
     await kasten('info');
+    const server = await startKastenServer({ vault: workspace.vault, dataDir: workspace.dataDir });
+    await server.stop();
     expect(cached()).toBe(0);
     await kasten('index', workspace.vault);
     const afterIndex = cached();

@@ -116,7 +116,8 @@ async function run(argv: string[], env: CliEnvironment): Promise<number> {
     );
     return 0;
   }
-  env.cacheCode?.(dataDir);
+  // Not for `serve`, which starts once a session and would keep the cache in memory (7–8 MiB) all along.
+  if (command !== 'serve') env.cacheCode?.(dataDir);
   const { runCommand } = await import('./cli-commands');
   return runCommand(command, rest, values, { dataDir, embeddings }, env);
 }
