@@ -39,7 +39,7 @@ process.exitCode = await runCli(process.argv.slice(2), {
   write: (text) => process.stdout.write(text),
   untilStopped,
   // The code of a command compiled once, in the user's own folder: `kasten search` on an indexed 10k
-  // vault took 638 ms against 666 without (medians of 16 interleaved runs). A cache in a shared temporary folder could be
-  // planted by another user; a folder it cannot create only means no cache.
+  // vault took 638 ms against 666 without (medians of 16 interleaved runs). A cache in a shared
+  // temporary folder could be planted by another user; a folder it cannot create only means no cache.
   cacheCode: (dataDir) => void enableCompileCache(join(dataDir, 'compile-cache')),
 });

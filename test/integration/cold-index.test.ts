@@ -35,6 +35,13 @@ async function indexed(dataDir: string, vault: string): Promise<KastenApp> {
   return app;
 }
 
+/** An index in `dataDir` that parses with `workers`, closed after the test. */
+function indexWith(dataDir: string, workers: IndexWorkers): VaultIndex {
+  const index = new VaultIndex({ dataDir, events: new AppEvents(), workers, onNotice: () => {} });
+  cleanups.push(() => index.close());
+  return index;
+}
+
 /** Index workers whose pool parses with `parse`; the main thread parses beside it, and ranks alone. */
 function workersParsing(parse: IndexWorkers['parse']): IndexWorkers {
   const inline = createIndexWorkers(null);
@@ -220,13 +227,7 @@ describe('a cold index', () => {
       rank: (task) => inline.rank(task),
       dispose: () => inline.dispose(),
     };
-    const index = new VaultIndex({
-      dataDir: ws.dataDir,
-      events: new AppEvents(),
-      workers: racing,
-      onNotice: () => {},
-    });
-    cleanups.push(() => index.close());
+    const index = indexWith(ws.dataDir, racing);
     const report = await index.open(ws.vault, files);
     expect(report).toMatchObject({ notes: 100, broken: 100 });
     expect(index.links().every((link) => link.status === 'broken' && link.resolved === null)).toBe(true);
@@ -244,8 +245,7 @@ describe('a cold index', () => {
       return inline.parse(task, signal);
     });
     const open = async (workers: IndexWorkers, dataDir: string) => {
-      const index = new VaultIndex({ dataDir, events: new AppEvents(), workers, onNotice: () => {} });
-      cleanups.push(() => index.close());
+      const index = indexWith(dataDir, workers);
       return { index, report: await index.open(ws.vault, files) };
     };
     const mixed = await open(slow, join(ws.base, 'mixed'));
@@ -293,13 +293,7 @@ describe('a cold index', () => {
       tasks.push(task.paths.length);
       return inline.parse(task, signal);
     });
-    const index = new VaultIndex({
-      dataDir: ws.dataDir,
-      events: new AppEvents(),
-      workers: counting,
-      onNotice: () => {},
-    });
-    cleanups.push(() => index.close());
+    const index = indexWith(ws.dataDir, counting);
     const small = await index.open(ws.vault, await scanVault(ws.vault));
     expect(small.parsed).toBe(small.notes);
     expect(small.notes).toBeGreaterThan(30);
