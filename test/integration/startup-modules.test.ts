@@ -91,6 +91,10 @@ describe('starting Kasten', () => {
       expect.arrayContaining([expect.objectContaining({ path: 'Ideas.md' })]),
     );
     expect(search.loaded.packages).not.toContain('piscina');
+    // Nor the web page fetcher: importing `node:http` loads Node's HTTP client, undici and HTTP/2 with it.
+    expect(search.loaded.builtins).toContain('node:fs');
+    expect(search.loaded.builtins).not.toContain('node:http');
+    expect(search.loaded.builtins).not.toContain('node:https');
   });
 
   it('keeps the compiled code of a command in the data folder for the next run, not for info or serve', async () => {

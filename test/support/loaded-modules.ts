@@ -40,6 +40,8 @@ export interface LoadedModules {
   bytes: number;
   /** The packages they belong to, `@scope/name` or `name`. */
   packages: Set<string>;
+  /** The built-in modules the code imported, as `node:http` (not those Node loads for itself). */
+  builtins: Set<string>;
 }
 
 /** The package a module file belongs to: the path after its last `node_modules/`; null for the app's own. */
@@ -53,10 +55,11 @@ export function packageOf(file: string): string | null {
 /** What a process logged so far (nothing when it has loaded no module yet). */
 export function readModuleLog(log: string): LoadedModules {
   const urls = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
-  const files = [...new Set(urls)].map((url) => fileURLToPath(url));
+  const builtins = new Set(urls.filter((url) => url.startsWith('node:')));
+  const files = [...new Set(urls.filter((url) => url.startsWith('file:')))].map((url) => fileURLToPath(url));
   const packages = new Set(files.map(packageOf).filter((name): name is string => name !== null));
   const bytes = files.reduce((sum, file) => sum + statSync(file).size, 0);
-  return { files, bytes, packages };
+  return { files, bytes, packages, builtins };
 }
 
 /** The heavy packages among those loaded. */

@@ -3,9 +3,16 @@ import { AppError } from '../app-error';
 import type { AttachmentReader } from '../attachments/attachment-reader';
 import type { AttachmentIntake } from '../items/attachment-intake';
 import type { HostResolver } from './guarded-lookup';
+import { importOnFirstUse } from '../lazy-import';
 import type { FetchLimits } from './page-fetch';
-import { readWebPage, type WebReadResult } from './web-reader';
+import type { WebReadResult } from './web-reader';
 import type { WebSettingsStore } from './web-settings';
+
+/**
+ * The fetch and its readers load with the first page: importing `node:http` reads every export of it,
+ * which loads Node's bundled undici and `node:http2` too (about 30 ms of a `kasten search`).
+ */
+const webReader = importOnFirstUse('the web page fetcher', () => import('./web-reader'));
 
 export interface WebPagesOptions {
   settings: WebSettingsStore;
@@ -22,9 +29,10 @@ export class WebPages {
   constructor(private readonly options: WebPagesOptions) {}
 
   /** A page's article as Markdown (or its PDF's text), or why it cannot be read, in a sentence. */
-  read(url: string, signal?: AbortSignal): Promise<WebReadResult> {
+  async read(url: string, signal?: AbortSignal): Promise<WebReadResult> {
     const { settings, pdf, resolve, limits } = this.options;
     const fetch = { ...limits, allowPrivate: settings.get().allowPrivateAddresses, resolve, signal };
+    const { readWebPage } = await webReader();
     return readWebPage(url, fetch, { pdf });
   }
 
