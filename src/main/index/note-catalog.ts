@@ -1,5 +1,6 @@
 import type { NoteInfo } from '../../shared/index-domain';
 import type { SqliteDatabase } from '../storage/database';
+import { leadColumn, withLead } from '../storage/index-database';
 
 /** A note as the summary cache sees it: `hash` is the content hash of the file as last indexed. */
 export interface NoteHash {
@@ -24,7 +25,8 @@ export class NoteCatalog {
   note(path: string): NoteInfo | null {
     const row = this.db
       .prepare<[string], { id: number; path: string; title: string; lead: string; wordCount: number }>(
-        'SELECT id, path, title, lead, word_count AS wordCount FROM notes WHERE path = ?',
+        `SELECT n.id, n.path, n.title, ${leadColumn}, n.word_count AS wordCount
+         FROM notes n ${withLead} WHERE n.path = ?`,
       )
       .get(path);
     if (!row) return null;
@@ -47,11 +49,13 @@ export class NoteCatalog {
 
   /** Path, title, content hash and lead of every note, or of the notes at `paths` that the index knows. */
   hashes(paths?: readonly string[]): NoteHash[] {
-    const select = 'SELECT path, title, hash, lead, word_count AS words FROM notes';
-    if (!paths) return this.db.prepare<[], NoteHash>(`${select} ORDER BY path`).all();
+    const select = `SELECT n.path, n.title, n.hash, ${leadColumn}, n.word_count AS words FROM notes n ${withLead}`;
+    if (!paths) return this.db.prepare<[], NoteHash>(`${select} ORDER BY n.path`).all();
     // One JSON parameter rather than a placeholder per path: a list may exceed SQLite's variable limit.
     return this.db
-      .prepare<[string], NoteHash>(`${select} WHERE path IN (SELECT value FROM json_each(?)) ORDER BY path`)
+      .prepare<[string], NoteHash>(
+        `${select} WHERE n.path IN (SELECT value FROM json_each(?)) ORDER BY n.path`,
+      )
       .all(JSON.stringify(paths));
   }
 
@@ -62,7 +66,8 @@ export class NoteCatalog {
     const end = `${prefix.slice(0, -1)}${String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)}`;
     return this.db
       .prepare<[string, string], NoteHash>(
-        'SELECT path, title, hash, lead, word_count AS words FROM notes WHERE path >= ? AND path < ? ORDER BY path',
+        `SELECT n.path, n.title, n.hash, ${leadColumn}, n.word_count AS words FROM notes n ${withLead}
+         WHERE n.path >= ? AND n.path < ? ORDER BY n.path`,
       )
       .all(prefix, end);
   }

@@ -1,5 +1,6 @@
 import type { SearchHit, SearchMatch, SearchPage } from '../../shared/index-domain';
 import type { SqliteDatabase } from '../storage/database';
+import { leadColumn, withLead } from '../storage/index-database';
 import type { RankedNote } from './ranking-task';
 import type { SearchPlan } from './search-plan';
 import { sameStem } from './search-stems';
@@ -58,7 +59,8 @@ export class SearchHits {
   constructor(db: SqliteDatabase) {
     this.statements = new StatementCache(db);
     this.notes = db.prepare<[string], { id: number; path: string; title: string; lead: string }>(
-      'SELECT id, path, title, lead FROM notes WHERE id IN (SELECT value FROM json_each(?))',
+      `SELECT n.id, n.path, n.title, ${leadColumn} FROM notes n ${withLead}
+       WHERE n.id IN (SELECT value FROM json_each(?))`,
     );
   }
 
