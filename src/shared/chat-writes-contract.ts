@@ -19,14 +19,16 @@ export interface ChatWrites {
 /** Channels of a chat's own choice about writes. */
 export const chatWriteRequests = {
   /** Whether a chat asks before each write or writes at once, and the vault's switch. */
-  'writes:chat': request<ChatWrites>()(z.object({ sessionId }).strict()),
+  'writes:chat': request<ChatWrites>()(() => z.object({ sessionId }).strict()),
   /** Sets a chat to ask before each write (`ask`) or to write at once (`allow`); the next call follows it. */
-  'writes:setChat': request<ChatWrites>()(z.object({ sessionId, choice: z.enum(['ask', 'allow']) }).strict()),
+  'writes:setChat': request<ChatWrites>()(() =>
+    z.object({ sessionId, choice: z.enum(['ask', 'allow']) }).strict(),
+  ),
   /**
    * Takes back the chat's latest export to `path`: the note gets its previous bytes again (or is removed
    * when the export made it), only while it still holds what the export wrote.
    */
-  'writes:undoExport': request<UndoOutcome>()(
+  'writes:undoExport': request<UndoOutcome>()(() =>
     z.object({ sessionId, path: z.string().min(1).max(4096) }).strict(),
   ),
 } as const;

@@ -14,7 +14,7 @@ export const contextRequests = {
    * The context meter: what the next request of the session (a new chat without `sessionId`) would hold,
    * with `draft` — the message being typed, with the notes it links — as its latest message.
    */
-  'context:status': request<ContextStatus>()(
+  'context:status': request<ContextStatus>()(() =>
     z
       .object({
         sessionId: sessionId.optional(),
@@ -39,12 +39,12 @@ export const contextRequests = {
       .strict(),
   ),
   /** Summarizes the session's older messages now (`/compact [focus]`); the messages themselves stay. */
-  'context:compact': request<{ compaction: SessionCompaction | null; notice: string | null }>()(
+  'context:compact': request<{ compaction: SessionCompaction | null; notice: string | null }>()(() =>
     z.object({ sessionId, focus: z.string().trim().max(2000).optional() }).strict(),
   ),
   /** How requests are fitted to the window: new chats' strategy, shares, threshold, verbatim tail. */
-  'context:settings': request<ContextSettings>()(z.undefined()),
-  'context:configure': request<ContextSettings>()(
+  'context:settings': request<ContextSettings>()(() => z.undefined()),
+  'context:configure': request<ContextSettings>()(() =>
     z
       .object({
         strategy: z.enum(contextStrategies),
@@ -65,5 +65,7 @@ export const contextRequests = {
       .strict(),
   ),
   /** How the session's requests are fitted to the window from now on. */
-  'context:strategy': request<null>()(z.object({ sessionId, strategy: z.enum(contextStrategies) }).strict()),
+  'context:strategy': request<null>()(() =>
+    z.object({ sessionId, strategy: z.enum(contextStrategies) }).strict(),
+  ),
 } as const;

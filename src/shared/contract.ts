@@ -89,31 +89,31 @@ const vaultRelativePath = z
 /** Every request that crosses a process boundary. Channels are named `domain:verb`. */
 export const requests = {
   /** Version, platform and data directory of the running app. */
-  'app:info': request<AppInfo>()(z.undefined()),
+  'app:info': request<AppInfo>()(() => z.undefined()),
   /** Open a folder as the vault; without a path the host asks the user to pick one. */
-  'vault:open': request<VaultSummary | null>()(
+  'vault:open': request<VaultSummary | null>()(() =>
     z
       .object({ path: z.string().min(1).max(4096).optional() })
       .strict()
       .optional(),
   ),
   /** Vaults opened before, most recent first. */
-  'vault:recent': request<RecentVault[]>()(z.undefined()),
+  'vault:recent': request<RecentVault[]>()(() => z.undefined()),
   /** The open vault and its folders and notes; `vault: null` when none is open. */
-  'vault:tree': request<VaultTree>()(z.undefined()),
+  'vault:tree': request<VaultTree>()(() => z.undefined()),
   /** A note's Markdown source, by vault-relative path. */
-  'notes:read': request<NoteFile>()(z.object({ path: vaultRelativePath }).strict()),
+  'notes:read': request<NoteFile>()(() => z.object({ path: vaultRelativePath }).strict()),
   /** An attachment's bytes (images shown in the note viewer), by vault-relative path. */
-  'attachments:read': request<AttachmentFile>()(z.object({ path: vaultRelativePath }).strict()),
+  'attachments:read': request<AttachmentFile>()(() => z.object({ path: vaultRelativePath }).strict()),
   /**
    * The vault's health: its issues grouped by kind and target with their counts (not the links), every
    * warning about its files, and notices about the index; only issues and warnings under `folder` when given.
    */
-  'health:summary': request<HealthSummary>()(
+  'health:summary': request<HealthSummary>()(() =>
     z.object({ folder: vaultRelativePath.optional() }).strict().optional(),
   ),
   /** A page of the links of one group of `health:summary`, in the order of their notes' paths and lines. */
-  'health:links': request<HealthLinkPage>()(
+  'health:links': request<HealthLinkPage>()(() =>
     z
       .object({
         kind: z.string().min(1).max(100),
@@ -125,16 +125,16 @@ export const requests = {
       .strict(),
   ),
   /** How many of each the health lists hold; cheap enough to ask after every change. */
-  'vault:issues': request<HealthCounts>()(z.undefined()),
+  'vault:issues': request<HealthCounts>()(() => z.undefined()),
   /** Indexing progress and the counts of the last finished pass. */
-  'index:status': request<{ progress: IndexProgress; report: IndexReport | null }>()(z.undefined()),
+  'index:status': request<{ progress: IndexProgress; report: IndexReport | null }>()(() => z.undefined()),
   /**
    * The counts and warnings of the open vault's index: the last pass's, or, when another process wrote
    * it, the index's as it stands.
    */
-  'index:report': request<IndexReport>()(z.undefined()),
+  'index:report': request<IndexReport>()(() => z.undefined()),
   /** Stops a running index pass; the rest is picked up on the next open. */
-  'index:cancel': request<null>()(z.undefined()),
+  'index:cancel': request<null>()(() => z.undefined()),
   /**
    * Search. Lexically: the notes holding every word (each as a prefix) best first, then, when those are
    * few, the notes holding some of the words (`ranker: 'some-words'`). Semantically: the notes whose
@@ -142,28 +142,28 @@ export const requests = {
    * both fused by reciprocal rank. Without usable embeddings every mode answers lexically; why is in
    * `embeddings:status`.
    */
-  'search:notes': request<SearchHit[]>()(searchRequest),
+  'search:notes': request<SearchHit[]>()(() => searchRequest),
   /**
    * Search as `search:notes` does, with why it answered by words alone when asked to search by meaning
    * (`lexicalOnly`; null when it did as asked); a page of it (the hits after the first `offset`), how
    * many notes it found in all, and whether the index is still being built (its hits may then be missing
    * notes).
    */
-  'search:results': request<SearchResults>()(searchRequest),
+  'search:results': request<SearchResults>()(() => searchRequest),
   /**
    * Notes related to a note: links either way, shared tags, and similar ones (by meaning with embeddings,
    * by words without), each with its reasons; similar notes not linked either way are missing links.
    */
-  'notes:related': request<RelatedNotes>()(
+  'notes:related': request<RelatedNotes>()(() =>
     z.object({ path: vaultRelativePath, limit: z.number().int().min(1).max(100).optional() }).strict(),
   ),
   /** Every tag in the vault with how many notes carry it. */
-  'search:tags': request<TagCount[]>()(z.undefined()),
+  'search:tags': request<TagCount[]>()(() => z.undefined()),
   /**
    * Resolves links as if written in the note at `from` (`''`: the vault's root), where an alias names no
    * note; without `from`, as typed in a chat message, where it may (marked `viaAlias`).
    */
-  'links:resolve': request<LinkResolution[]>()(
+  'links:resolve': request<LinkResolution[]>()(() =>
     z
       .object({
         links: z
@@ -176,15 +176,17 @@ export const requests = {
       .strict(),
   ),
   /** Every note's title and aliases, and the shortest link to it, for `[[` completion. */
-  'notes:titles': request<NoteTitle[]>()(z.undefined()),
+  'notes:titles': request<NoteTitle[]>()(() => z.undefined()),
   /** The headings and blocks of the note a link `target` typed in a chat leads to, for `[[Note#` completion. */
-  'links:subpaths': request<NoteSubpaths | null>()(z.object({ target: z.string().max(4096) }).strict()),
+  'links:subpaths': request<NoteSubpaths | null>()(() => z.object({ target: z.string().max(4096) }).strict()),
   /** Every link in the vault, resolved; with `broken`, only the broken links and broken subpaths. */
-  'links:list': request<ResolvedLink[]>()(z.object({ broken: z.boolean().optional() }).strict().optional()),
+  'links:list': request<ResolvedLink[]>()(() =>
+    z.object({ broken: z.boolean().optional() }).strict().optional(),
+  ),
   /** The links in a note, resolved. */
-  'links:outgoing': request<ResolvedLink[]>()(z.object({ path: vaultRelativePath }).strict()),
+  'links:outgoing': request<ResolvedLink[]>()(() => z.object({ path: vaultRelativePath }).strict()),
   /** The links in other notes that point at this one, with the line they are on. */
-  'links:backlinks': request<ResolvedLink[]>()(z.object({ path: vaultRelativePath }).strict()),
+  'links:backlinks': request<ResolvedLink[]>()(() => z.object({ path: vaultRelativePath }).strict()),
   /**
    * Sends a message (starting a session without `sessionId`); the answer streams as a `chat:message`,
    * then `chat:delta` events, and ends with a `chat:message`.
@@ -193,7 +195,7 @@ export const requests = {
     session: SessionSummary;
     userMessage: ChatMessage;
     assistantMessage: ChatMessage;
-  }>()(
+  }>()(() =>
     z
       .object({
         sessionId: sessionId.optional(),
@@ -214,26 +216,28 @@ export const requests = {
    * Announces a message again, whole, as a `chat:message`: for a client that missed a `chat:delta` or
    * joined while the answer streamed.
    */
-  'chat:resend': request<null>()(z.object({ sessionId, messageId: z.number().int().positive() }).strict()),
+  'chat:resend': request<null>()(() =>
+    z.object({ sessionId, messageId: z.number().int().positive() }).strict(),
+  ),
   /** Stops the answer being written; the text so far is kept, marked stopped. */
-  'chat:stop': request<null>()(z.object({ sessionId }).strict()),
+  'chat:stop': request<null>()(() => z.object({ sessionId }).strict()),
   /**
    * The user's decision on a change a write tool proposed (`callId` is the tool call's id): approved, it
    * is written; rejected, nothing is. The answer waits for this and then goes on.
    */
-  'chat:approve': request<null>()(
+  'chat:approve': request<null>()(() =>
     z.object({ sessionId, callId: z.string().min(1).max(500), approved: z.boolean() }).strict(),
   ),
   /** Whether the model is offered the write tools (`create_note`, `append_to_note`, `edit_note`) in the open vault. */
-  'writes:status': request<WriteSettings>()(z.undefined()),
+  'writes:status': request<WriteSettings>()(() => z.undefined()),
   /** Allows or forbids write tools in the open vault; each call still waits for approval. */
-  'writes:configure': request<WriteSettings>()(z.object({ enabled: z.boolean() }).strict()),
+  'writes:configure': request<WriteSettings>()(() => z.object({ enabled: z.boolean() }).strict()),
   /**
    * Takes back what Kasten wrote for a chat: the change of one tool call (`messageId` and `callId`), or
    * every change of the chat not undone yet (its exports too), newest first. Each note gets its previous
    * bytes back only if it is still exactly as Kasten left it; the outcomes say so in words.
    */
-  'writes:undo': request<UndoOutcome[]>()(
+  'writes:undo': request<UndoOutcome[]>()(() =>
     z
       .object({
         sessionId,
@@ -246,29 +250,29 @@ export const requests = {
       }),
   ),
   /** Answers the session's last question again. */
-  'chat:retry': request<{ session: SessionSummary; assistantMessage: ChatMessage }>()(
+  'chat:retry': request<{ session: SessionSummary; assistantMessage: ChatMessage }>()(() =>
     z.object({ sessionId }).strict(),
   ),
   /** The open vault's chat sessions, most recent first; `query` searches titles and messages. */
-  'sessions:list': request<SessionListing[]>()(
+  'sessions:list': request<SessionListing[]>()(() =>
     z
       .object({ query: z.string().max(1000).optional() })
       .strict()
       .optional(),
   ),
   /** A session with its messages, references and numbered documents. */
-  'sessions:get': request<ChatSession>()(z.object({ id: sessionId }).strict()),
-  'sessions:rename': request<null>()(
+  'sessions:get': request<ChatSession>()(() => z.object({ id: sessionId }).strict()),
+  'sessions:rename': request<null>()(() =>
     z.object({ id: sessionId, title: z.string().trim().min(1, 'A title is required.').max(200) }).strict(),
   ),
   /** Deletes a session; `sessions:restore` undoes it. */
-  'sessions:delete': request<null>()(z.object({ id: sessionId }).strict()),
-  'sessions:restore': request<null>()(z.object({ id: sessionId }).strict()),
+  'sessions:delete': request<null>()(() => z.object({ id: sessionId }).strict()),
+  'sessions:restore': request<null>()(() => z.object({ id: sessionId }).strict()),
   /**
    * Exports a chat to a Markdown note in the vault (folder default `Kasten chats`): a new note, or with
    * `update` the note it was last exported to, unless someone edited that one since; or the note at `path`.
    */
-  'sessions:export': request<ChatExport>()(
+  'sessions:export': request<ChatExport>()(() =>
     z
       .object({
         id: sessionId,
@@ -280,31 +284,31 @@ export const requests = {
       .strict(),
   ),
   /** The text being typed in a chat (`sessionId`) or in the vault's chat not started yet; '' when none. */
-  'drafts:read': request<{ text: string }>()(z.object({ sessionId: sessionId.optional() }).strict()),
+  'drafts:read': request<{ text: string }>()(() => z.object({ sessionId: sessionId.optional() }).strict()),
   /** Keeps what is being typed across reloads and restarts until it is sent; '' forgets it. */
-  'drafts:save': request<null>()(
+  'drafts:save': request<null>()(() =>
     z.object({ sessionId: sessionId.optional(), text: z.string().max(200_000) }).strict(),
   ),
   /** The chat model settings, where the key comes from (never the key), and summary settings. */
-  'models:settings': request<ModelSetup>()(z.undefined()),
-  'models:configure': request<ModelSetup>()(modelSettings),
+  'models:settings': request<ModelSetup>()(() => z.undefined()),
+  'models:configure': request<ModelSetup>()(() => modelSettings),
   /** Stores the key for the configured server, encrypted (desktop only); null forgets it. */
-  'models:key': request<ModelSetup>()(
+  'models:key': request<ModelSetup>()(() =>
     z.object({ key: z.string().trim().min(1, 'The key is empty.').max(2000).nullable() }).strict(),
   ),
   /** The models a provider offers: the saved settings', or those of a draft in the settings view. */
-  'models:list': request<ModelInfo[]>()(modelSettings.optional()),
+  'models:list': request<ModelInfo[]>()(() => modelSettings.optional()),
   /** Lists the provider's models and checks the chosen one is there, with a plain diagnosis. */
-  'models:test': request<ConnectionReport>()(modelSettings.optional()),
+  'models:test': request<ConnectionReport>()(() => modelSettings.optional()),
   /** The configured model's context window and where the figure came from. */
-  'models:window': request<ContextWindow>()(z.undefined()),
+  'models:window': request<ContextWindow>()(() => z.undefined()),
   /** Turns summaries of notes as they are used on or off. */
-  'summaries:configure': request<ModelSetup>()(z.object({ background: z.boolean() }).strict()),
+  'summaries:configure': request<ModelSetup>()(() => z.object({ background: z.boolean() }).strict()),
   /**
    * What summarizing the notes at `paths` (every note when omitted) would take: how many notes need a
    * model call, the tokens, and for a hosted model the cost when its price is known.
    */
-  'summaries:estimate': request<SummaryEstimate>()(
+  'summaries:estimate': request<SummaryEstimate>()(() =>
     z
       .object({ paths: z.array(vaultRelativePath).max(100_000).optional() })
       .strict()
@@ -314,7 +318,7 @@ export const requests = {
    * Summarizes the notes at `paths` (every note when omitted) that have no summary for their content.
    * More than `summariesWithoutAsking` model calls start only `confirmed`, once the estimate was shown.
    */
-  'summaries:run': request<SummaryReport>()(
+  'summaries:run': request<SummaryReport>()(() =>
     z
       .object({
         paths: z.array(vaultRelativePath).max(100_000).optional(),
@@ -324,16 +328,16 @@ export const requests = {
       .optional(),
   ),
   /** Stops the running summaries; those made so far stay cached. */
-  'summaries:cancel': request<null>()(z.undefined()),
-  'summaries:status': request<SummaryProgress>()(z.undefined()),
+  'summaries:cancel': request<null>()(() => z.undefined()),
+  'summaries:status': request<SummaryProgress>()(() => z.undefined()),
   /** The embedding model's settings, how far the vault's vectors are, and why semantic search is off. */
-  'embeddings:status': request<EmbeddingStatus>()(z.undefined()),
+  'embeddings:status': request<EmbeddingStatus>()(() => z.undefined()),
   /** Embeds what changed since the last run, now; resolves when done, cancelled or failed. */
-  'embeddings:run': request<EmbeddingReport>()(z.undefined()),
+  'embeddings:run': request<EmbeddingReport>()(() => z.undefined()),
   /** Stops the running embedding; the vectors made so far are kept. */
-  'embeddings:cancel': request<null>()(z.undefined()),
+  'embeddings:cancel': request<null>()(() => z.undefined()),
   /** Saves the embedding model's settings; another model's vectors are dropped and rebuilt. */
-  'embeddings:configure': request<EmbeddingStatus>()(embeddingSettingsSchema),
+  'embeddings:configure': request<EmbeddingStatus>()(() => embeddingSettingsSchema),
   ...itemRequests,
   ...costRequests,
   ...promptRequests,

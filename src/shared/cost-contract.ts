@@ -12,9 +12,9 @@ const perMillion = z
 /** Channels of what answers cost: the configured server's price table, which the user can edit. */
 export const costRequests = {
   /** The configured server's models with the price in force for each and where it came from. */
-  'prices:list': request<PriceTable>()(z.undefined()),
+  'prices:list': request<PriceTable>()(() => z.undefined()),
   /** Sets the user's price of a model on the configured server; answers from now on use it. */
-  'prices:set': request<PriceTable>()(
+  'prices:set': request<PriceTable>()(() =>
     z
       .object({
         model: z.string().trim().min(1, 'Name the model.').max(300),
@@ -26,5 +26,7 @@ export const costRequests = {
       .strict(),
   ),
   /** Drops the user's price of a model: the server's or the list price, if any, applies again. */
-  'prices:reset': request<PriceTable>()(z.object({ model: z.string().trim().min(1).max(300) }).strict()),
+  'prices:reset': request<PriceTable>()(() =>
+    z.object({ model: z.string().trim().min(1).max(300) }).strict(),
+  ),
 } as const;

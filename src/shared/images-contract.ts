@@ -17,7 +17,7 @@ export interface ModelVision {
 /** Channels of images: whether the chat model sees them, set per model in Settings. */
 export const imageRequests = {
   /** Whether the configured chat model sees images. */
-  'images:vision': request<ModelVision>()(z.undefined()),
+  'images:vision': request<ModelVision>()(() => z.undefined()),
   /** Says for the configured chat model whether it sees images (`auto`: as its server or the table says). */
-  'images:setVision': request<ModelVision>()(z.object({ choice: z.enum(visionChoices) }).strict()),
+  'images:setVision': request<ModelVision>()(() => z.object({ choice: z.enum(visionChoices) }).strict()),
 };

@@ -40,9 +40,9 @@ export interface McpServersView {
 /** Channels of context items: rules, pinned notes, tools and MCP servers, attachments, the agent prompt. */
 export const itemRequests = {
   /** Everything a chat's requests may hold besides its messages (a chat not started yet without `sessionId`). */
-  'items:session': request<SessionItems>()(z.object({ sessionId: sessionId.optional() }).strict()),
+  'items:session': request<SessionItems>()(() => z.object({ sessionId: sessionId.optional() }).strict()),
   /** Adds an item to a chat or takes it out: a manual rule (path or name), a tool, a pinned note. */
-  'items:set': request<SessionItems>()(
+  'items:set': request<SessionItems>()(() =>
     z
       .object({
         sessionId,
@@ -53,7 +53,7 @@ export const itemRequests = {
       .strict(),
   ),
   /** The chat's own agent prompt; `null` to use the vault's again. */
-  'items:prompt': request<SessionItems>()(
+  'items:prompt': request<SessionItems>()(() =>
     z
       .object({
         sessionId,
@@ -65,17 +65,17 @@ export const itemRequests = {
       .strict(),
   ),
   /** The open vault's rules folder, agent prompt and tool modes. */
-  'items:settings': request<ContextItemSettings>()(z.undefined()),
-  'items:configure': request<ContextItemSettings>()(contextItemSettingsSchema),
+  'items:settings': request<ContextItemSettings>()(() => z.undefined()),
+  'items:configure': request<ContextItemSettings>()(() => contextItemSettingsSchema),
   /** The vault's rules, with their include modes and warnings. */
-  'rules:list': request<RuleInfo[]>()(z.undefined()),
+  'rules:list': request<RuleInfo[]>()(() => z.undefined()),
   /** Every tool the model may be offered, the vault's and the MCP servers', with its mode. */
-  'tools:list': request<{ tools: ToolInfo[]; notices: string[] }>()(z.undefined()),
+  'tools:list': request<{ tools: ToolInfo[]; notices: string[] }>()(() => z.undefined()),
   /**
    * Reads and counts a file dropped on the composer (`data` in base64); refused with a plain message when
    * it cannot be read or does not fit the model's window. The token goes with `chat:send`.
    */
-  'attachments:prepare': request<PreparedAttachment>()(
+  'attachments:prepare': request<PreparedAttachment>()(() =>
     z
       .object({
         name: z.string().trim().min(1).max(1000),
@@ -84,13 +84,13 @@ export const itemRequests = {
       .strict(),
   ),
   /** The MCP servers as configured, and where each stands. */
-  'mcp:servers': request<McpServersView>()(z.undefined()),
+  'mcp:servers': request<McpServersView>()(() => z.undefined()),
   /**
    * Saves the MCP servers; servers removed or changed are stopped. A command added or changed at the
    * machine is confirmed, as are the stored commands of the servers in `confirm`; over the browser host
    * both are refused (`forbidden`), while switches, include modes and HTTP servers may change.
    */
-  'mcp:configure': request<McpServersView>()(
+  'mcp:configure': request<McpServersView>()(() =>
     z
       .object({
         servers: mcpServerConfigsSchema,

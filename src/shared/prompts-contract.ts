@@ -16,9 +16,9 @@ const promptsFolder = z
 /** Channels of saved prompts: notes of the vault's prompts folder, run from `/` in the composer. */
 export const promptRequests = {
   /** The open vault's saved prompts with their descriptions, variables and warnings, and their folder. */
-  'prompts:list': request<PromptsView>()(z.undefined()),
+  'prompts:list': request<PromptsView>()(() => z.undefined()),
   /** Sets the open vault's prompts folder ('' for the default, `_kasten/prompts`). */
-  'prompts:configure': request<PromptsView>()(z.object({ folder: promptsFolder }).strict()),
+  'prompts:configure': request<PromptsView>()(() => z.object({ folder: promptsFolder }).strict()),
   /**
    * Runs a saved prompt as a message of the chat (a new one without `sessionId`): its variables filled
    * from `note` (vault-relative) and `selection`, with `text` after it; answered as `chat:send` is.
@@ -27,7 +27,7 @@ export const promptRequests = {
     session: SessionSummary;
     userMessage: ChatMessage;
     assistantMessage: ChatMessage;
-  }>()(
+  }>()(() =>
     z
       .object({
         sessionId: sessionId.optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { groupDigits } from './group-digits';
 
 /** The most a selection sent to the chat may hold; a longer one is refused in words, a shorter one cut to fit. */
 export const maxSelectionChars = 200_000;
@@ -21,7 +22,7 @@ export const noteSelectionSchema = z
       .string()
       .max(
         maxSelectionChars,
-        `The selection is longer than ${maxSelectionChars.toLocaleString('en')} characters; select a shorter passage.`,
+        `The selection is longer than ${groupDigits(maxSelectionChars)} characters; select a shorter passage.`,
       )
       .refine((text) => text.trim() !== '', 'The selection is empty.'),
     /** The notes embedded in the passage that its text partly comes from. */

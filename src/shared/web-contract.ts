@@ -18,15 +18,15 @@ export const webRequests = {
    * article in Markdown (a PDF is read like an attached one) and counts it; the token goes with `chat:send`
    * as an attachment's does. Refused with a plain message when it cannot be fetched, read or fitted.
    */
-  'web:prepare': request<PreparedAttachment>()(z.object({ url: webUrl }).strict()),
-  'web:settings': request<WebSettings>()(z.undefined()),
-  'web:configure': request<WebSettings>()(z.object({ allowPrivateAddresses: z.boolean() }).strict()),
+  'web:prepare': request<PreparedAttachment>()(() => z.object({ url: webUrl }).strict()),
+  'web:settings': request<WebSettings>()(() => z.undefined()),
+  'web:configure': request<WebSettings>()(() => z.object({ allowPrivateAddresses: z.boolean() }).strict()),
   /** Proposes a note of a chat's web page (title, source address, date in frontmatter); nothing written yet. */
-  'web:save': request<{ token: string; change: Extract<ProposedChange, { kind: 'create' }> }>()(
+  'web:save': request<{ token: string; change: Extract<ProposedChange, { kind: 'create' }> }>()(() =>
     z.object({ sessionId, url: webUrl }).strict(),
   ),
   /** The user's decision on a proposed note: written when approved (its path), else let go (null). */
-  'web:decide': request<{ path: string } | null>()(
+  'web:decide': request<{ path: string } | null>()(() =>
     z.object({ token: z.string().min(1).max(100), approved: z.boolean() }).strict(),
   ),
 } as const;

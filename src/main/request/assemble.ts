@@ -6,7 +6,7 @@ import { overBudget, selectItems, type PlacedItem } from './fit/placed-items';
 import type { ContextOptions } from './context-options';
 import { contextKinds } from '../../shared/context-domain';
 import type { AssembleInput, ContextKind, DroppedItem, RequestItem } from './context-types';
-import { groupDigits } from './fit/head-tail';
+import { groupDigits } from '../../shared/group-digits';
 import { planHistory } from './history/history-plan';
 import { agentPromptMessage, packRequest, reminderText, summaryMessage } from './request-pack';
 import { messageOverhead, replyPriming, type TokenCounter } from './count/token-counter';

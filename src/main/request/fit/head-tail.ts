@@ -1,5 +1,6 @@
 import type { ContextKind } from '../context-types';
 import type { TokenCounter } from '../count/token-counter';
+import { groupDigits } from '../../../shared/group-digits';
 
 /** What a cut text was, for the notice that replaces its middle. */
 export interface CutSource {
@@ -21,11 +22,6 @@ export const defaultCutNotice: CutNotice = (omitted, source) => {
   const how = source.readHint ?? (source.toolName ? `call ${source.toolName} again to see all of it` : null);
   return `[… ${groupDigits(omitted)} tokens omitted${how ? `; ${how}` : ''}]`;
 };
-
-/** 12345 as "12,345". Not toLocaleString: a masked conversation makes thousands of notices per request. */
-export function groupDigits(value: number): string {
-  return String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
 
 /** A key of everything a notice may say about its source, so that cuts can be remembered per source. */
 export function sourceKey(source: CutSource): string {

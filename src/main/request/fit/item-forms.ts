@@ -2,7 +2,8 @@ import type { ContextOptions } from '../context-options';
 import type { ContextItemInput, RequestItem } from '../context-types';
 import { calibrated } from '../count/calibration';
 import type { TokenCounter } from '../count/token-counter';
-import { groupDigits, sourceKey } from './head-tail';
+import { groupDigits } from '../../../shared/group-digits';
+import { sourceKey } from './head-tail';
 import { choosePassages } from '../sources/pinned-passages';
 
 /** A cut smaller than this (or than the item cap, when that is smaller) says too little to be worth it. */
