@@ -95,6 +95,9 @@ export async function scanVault(root: string): Promise<VaultFiles> {
   // `folder`: the vault path of `dir` ('' at the root). Paths are joined as strings: `join` and
   // `relative` for each of 10k entries were a third of the walk.
   async function walk(dir: string, folder: string): Promise<void> {
+    // A folder's subfolders are listed at the same time: a 10k vault's 13 folders one after another
+    // took 16–46 ms, side by side 11–22, the thread pool's threads listing while the main thread waits.
+    const folders: Promise<void>[] = [];
     let entries;
     try {
       // Names as bytes: one not valid UTF-8 would come back with U+FFFD in it, naming no file.
@@ -147,14 +150,19 @@ export async function scanVault(root: string): Promise<VaultFiles> {
           continue;
         }
       }
-      if (isDirectory) await walk(absolute, vaultPath);
+      if (isDirectory) folders.push(walk(absolute, vaultPath));
       else if (isFile) (isNotePath(name) ? files.notes : files.attachments).push(vaultPath);
     }
+    await Promise.all(folders);
   }
 
   await walk(root.endsWith(sep) ? root.slice(0, -1) || sep : root, '');
-  files.notes.sort(byPath());
-  files.attachments.sort(byPath());
+  const order = byPath();
+  files.notes.sort(order);
+  files.attachments.sort(order);
+  // Folders are listed side by side, so what each finds arrives in no fixed order.
+  files.skipped.sort((a, b) => order(a.path, b.path));
+  files.leftovers.sort(order);
   return files;
 }
 
