@@ -140,4 +140,9 @@ export interface SendInput {
   selection?: NoteSelection;
   /** The chat's own agent prompt, set before the message is answered (chosen in a chat not started yet). */
   prompt?: { text: string; placement: AgentPromptPlacement };
+  /**
+   * The chat's choice about writes, set before the message is answered (chosen in a chat not started
+   * yet): `allow` lets its very first answer write at once. The vault's switch still wins.
+   */
+  writes?: 'ask' | 'allow';
 }

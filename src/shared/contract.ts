@@ -208,6 +208,7 @@ export const requests = {
           .object({ text: z.string().max(20_000), placement: z.enum(agentPromptPlacements) })
           .strict()
           .optional(),
+        writes: z.enum(['ask', 'allow']).optional(),
       })
       .strict(),
   ),

@@ -36,6 +36,7 @@ export const promptRequests = {
         selection: z.string().max(200_000, 'The selection is longer than 200,000 characters.').optional(),
         text: z.string().max(200_000).optional(),
         attachments: z.array(z.string().min(1).max(100)).max(20).optional(),
+        writes: z.enum(['ask', 'allow']).optional(),
       })
       .strict(),
   ),

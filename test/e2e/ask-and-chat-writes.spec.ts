@@ -104,6 +104,39 @@ test('a chat set to allow writes in its header writes without a card waiting, sh
   await expect(await headerControl(app, 'chat-writes')).toHaveValue('allow');
 });
 
+test('a chat not started yet can be set to allow writes: its first answer writes at once', async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await page.goto(server.url);
+  const vaultSaved = page.waitForResponse((response) => response.url().includes('/api/writes:configure'));
+  await (await headerControl(app, 'allow-writes')).check();
+  expect((await vaultSaved).ok()).toBe(true);
+  const choice = await headerControl(app, 'chat-writes');
+  await expect(choice).toBeEnabled();
+  await choice.selectOption('allow');
+  await page.keyboard.press('Escape');
+
+  const content = '# Compost\n\nLeaves rot down in a year.\n';
+  model.script([
+    { toolCalls: [{ name: 'create_note', arguments: { path: 'Compost.md', content } }] },
+    { text: 'Wrote it down.' },
+  ]);
+  await ask(app, 'Note that leaves rot down in a year.');
+  const card = app.chat.getByTestId('assistant-message').getByTestId('write-approval');
+  await expect(card).toHaveAttribute('data-state', 'approved');
+  await expect(card.getByTestId('write-outcome')).toHaveText(
+    'Written without asking: this chat allows writes.',
+  );
+  expect(readFileSync(join(workspace.vault, 'Compost.md'), 'utf8')).toBe(content);
+  await expect(await headerControl(app, 'chat-writes')).toHaveValue('allow');
+  await page.keyboard.press('Escape');
+
+  // The next new chat asks again until it is told otherwise.
+  await app.chat.getByRole('button', { name: 'New chat' }).click();
+  await expect(await headerControl(app, 'chat-writes')).toHaveValue('ask');
+});
+
 test('text selected in the note viewer is asked about; the answer cites it and the citation opens the note at the passage', async ({
   page,
 }) => {

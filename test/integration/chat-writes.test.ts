@@ -98,6 +98,23 @@ describe('allow writes for this chat', () => {
     expect(snapshot(workspace.vault)).toEqual(before);
   });
 
+  it('can be chosen before the chat starts: its first answer writes at once', async () => {
+    const content = '# Compost\n\nLeaves rot down in a year.\n';
+    server.script([
+      { toolCalls: [{ name: 'create_note', arguments: { path: 'Compost.md', content } }] },
+      { text: 'Done.' },
+    ]);
+    const turn = await app.chat.send({ text: 'Note about compost.', writes: 'allow' });
+    expect((await app.handlers['writes:chat']({ sessionId: turn.session.id })).choice).toBe('allow');
+    const answer = await turn.done;
+    expect(toolCalls(answer)[0]).toMatchObject({ ok: true, approval: { state: 'approved', byChat: true } });
+    expect(readFileSync(join(workspace.vault, 'Compost.md'), 'utf8')).toBe(content);
+
+    // A chat started without a choice asks, as before.
+    const plain = await newChat();
+    expect((await app.handlers['writes:chat']({ sessionId: plain })).choice).toBe('ask');
+  });
+
   it('refuses in words to set a chat that does not exist', async () => {
     await expect(app.handlers['writes:setChat']({ sessionId: 'nope', choice: 'allow' })).rejects.toThrow(
       'There is no chat session nope.',

@@ -158,6 +158,8 @@ export class ChatService {
     this.assertIdle(session.id);
     this.options.items?.add(session.id, items);
     if (input.prompt) this.options.items?.setAgentPrompt(session.id, input.prompt);
+    // Chosen before the chat started: its first answer already asks, or writes at once.
+    if (input.writes) this.options.writes?.chats.set(session.id, input.writes);
     const direct = await this.withExtras(
       session.id,
       await this.options.context.references(session.id, text, input.selection),

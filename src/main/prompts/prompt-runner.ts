@@ -20,6 +20,8 @@ export interface PromptRunInput {
   selection?: string;
   text?: string;
   attachments?: string[];
+  /** The chat's choice about writes, as `chat:send` takes it. */
+  writes?: SendInput['writes'];
 }
 
 export interface PromptRunnerOptions {
@@ -89,6 +91,7 @@ export class PromptRunner {
         text: filled.text,
         ...(input.attachments ? { attachments: input.attachments } : {}),
         ...(items ? { items } : {}),
+        ...(input.writes ? { writes: input.writes } : {}),
       },
       extras: { parts: [part], context: filled.context, ...(model ? { model } : {}) },
     };

@@ -11,6 +11,7 @@ import { useWriteSettingsStore } from './write-settings-store';
 export function ChatWritesChoice() {
   const sessionId = useChatStore((state) => state.session?.id ?? null);
   const vaultEnabled = useWriteSettingsStore((state) => state.settings?.enabled ?? false);
+  const newChat = useWriteSettingsStore((state) => state.newChat);
   const [choice, setChoice] = useState<{ sessionId: string; choice: ChatWriteChoice } | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -27,7 +28,8 @@ export function ChatWritesChoice() {
   if (!vaultEnabled) return null;
   const known = choice !== null && choice.sessionId === sessionId;
   const change = async (next: ChatWriteChoice) => {
-    if (!sessionId) return;
+    // A chat not started yet keeps the choice until its first message takes it along.
+    if (!sessionId) return useWriteSettingsStore.getState().setNewChat(next);
     setChoice({ sessionId, choice: next });
     try {
       setChoice(await kasten.writes.setChat({ sessionId, choice: next }));
@@ -43,13 +45,10 @@ export function ChatWritesChoice() {
       data-testid="chat-writes"
       aria-label="Writes in this chat"
       title={
-        error ??
-        (sessionId
-          ? 'Ask before each change, or let this chat write at once (each change is shown, with Undo).'
-          : 'Send a first message; then this chat can be allowed to write without asking.')
+        error ?? 'Ask before each change, or let this chat write at once (each change is shown, with Undo).'
       }
-      value={known ? choice.choice : 'ask'}
-      disabled={!sessionId || !known}
+      value={sessionId ? (known ? choice.choice : 'ask') : newChat}
+      disabled={sessionId !== null && !known}
       onChange={(event) => void change(event.target.value === 'allow' ? 'allow' : 'ask')}
     >
       <option value="ask">Ask every time</option>

@@ -11,6 +11,7 @@ import { webAddressesIn } from '../../../../shared/web-addresses';
 import { useItemsStore } from '../items/items-store';
 import { sendItems } from '../items/session-items-view';
 import { useChatStore } from './chat-store';
+import { useWriteSettingsStore } from './write-settings-store';
 import { forgetDraft, keepDraft, loadDraft } from './chat-drafts';
 import { useVaultStore } from '../vault/vault-store';
 import { DraftLinks } from './DraftLinks';
@@ -118,8 +119,10 @@ export function Composer({ streaming }: { streaming: boolean }) {
     const { pending, pendingPrompt } = useItemsStore.getState();
     const items = chatStarted ? undefined : sendItems(pending);
     const prompt = chatStarted ? undefined : (pendingPrompt ?? undefined);
+    const newChatWrites = useWriteSettingsStore.getState().newChat;
+    const writes = chatStarted || newChatWrites === 'ask' ? undefined : newChatWrites;
     const selection = useAskStore.getState().asked?.selection;
-    if (await send(text, { attachments: tokens, items, prompt, saved, selection })) {
+    if (await send(text, { attachments: tokens, items, prompt, saved, selection, writes })) {
       useAskStore.getState().clear();
       edit('');
       if (vault) forgetDraft(vault, chatStarted ? sessionId : null);
@@ -127,6 +130,7 @@ export function Composer({ streaming }: { streaming: boolean }) {
       pages.clear();
       setNotice(null);
       useItemsStore.getState().clearPending();
+      useWriteSettingsStore.getState().setNewChat('ask');
     }
   };
 

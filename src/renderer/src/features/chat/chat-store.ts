@@ -36,7 +36,9 @@ interface ChatState {
    */
   send(
     text: string,
-    more?: Pick<SendInput, 'attachments' | 'items' | 'prompt' | 'selection'> & { saved?: SavedPromptCall },
+    more?: Pick<SendInput, 'attachments' | 'items' | 'prompt' | 'selection' | 'writes'> & {
+      saved?: SavedPromptCall;
+    },
   ): Promise<boolean>;
   stop(): Promise<void>;
   retry(): Promise<void>;
@@ -107,7 +109,12 @@ export const useChatStore = create<ChatState>((set, get) => ({
     try {
       const { saved, ...rest } = more;
       const started = saved
-        ? await kasten.prompts.send({ ...saved, sessionId: current?.id, attachments: rest.attachments })
+        ? await kasten.prompts.send({
+            ...saved,
+            sessionId: current?.id,
+            attachments: rest.attachments,
+            writes: rest.writes,
+          })
         : await kasten.chat.send({ text, sessionId: current?.id, ...rest });
       const base =
         current?.id === started.session.id

@@ -1,13 +1,17 @@
 import { create } from 'zustand';
 import type { WriteSettings } from '../../../../shared/chat-domain';
+import type { ChatWriteChoice } from '../../../../shared/chat-writes-contract';
 import { describeError, kasten } from '../../api';
 
 interface WriteSettingsState {
   /** The open vault's switch as main has it; null until read. */
   settings: WriteSettings | null;
   error: string | null;
+  /** The choice of a chat not started yet: sent with its first message, then main has it. */
+  newChat: ChatWriteChoice;
   load(): Promise<void>;
   setEnabled(enabled: boolean): Promise<void>;
+  setNewChat(choice: ChatWriteChoice): void;
 }
 
 /** Counts requests: an answer that a later request overtook is dropped, so the switch never jumps back. */
@@ -17,6 +21,7 @@ let latest = 0;
 export const useWriteSettingsStore = create<WriteSettingsState>((set, get) => ({
   settings: null,
   error: null,
+  newChat: 'ask',
   async load() {
     const request = ++latest;
     try {
@@ -37,5 +42,8 @@ export const useWriteSettingsStore = create<WriteSettingsState>((set, get) => ({
     } catch (error) {
       if (request === latest) set({ settings: before, error: describeError(error) });
     }
+  },
+  setNewChat(choice) {
+    set({ newChat: choice });
   },
 }));
