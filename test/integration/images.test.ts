@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -56,6 +57,26 @@ const openAi = () => [
   workspace.dataDir,
 ];
 
+const anthropic = () => [
+  '--provider',
+  'anthropic',
+  '--base-url',
+  `${server.url}/v1`,
+  '--model',
+  'claude-sonnet-4-5',
+  '--data-dir',
+  workspace.dataDir,
+];
+
+/** The image blocks of the last request to the Anthropic API. */
+function anthropicImages() {
+  const messages = lastBody().messages as {
+    content: { type: string; source?: { type: string; media_type: string; data: string } }[];
+  }[];
+  const blocks = messages.flatMap((message) => (Array.isArray(message.content) ? message.content : []));
+  return blocks.filter((block) => block.type === 'image');
+}
+
 /** The image parts of the last chat request, as the wire carried them. */
 function lastBody(): Record<string, unknown> {
   return server.chatRequests.at(-1)!.body;
@@ -111,21 +132,10 @@ describe('images reach models that see them, in each provider’s form', () => {
       '--attach',
       join(files, 'photo.jpg'),
       '--json',
-      '--provider',
-      'anthropic',
-      '--base-url',
-      `${server.url}/v1`,
-      '--model',
-      'claude-sonnet-4-5',
-      '--data-dir',
-      workspace.dataDir,
+      ...anthropic(),
     );
     expect(code, err).toBe(0);
-    const messages = lastBody().messages as {
-      content: { type: string; source?: { type: string; media_type: string; data: string } }[];
-    }[];
-    const blocks = messages.flatMap((message) => (Array.isArray(message.content) ? message.content : []));
-    const images = blocks.filter((block) => block.type === 'image');
+    const images = anthropicImages();
     expect(images).toHaveLength(1);
     expect(images[0]!.source).toMatchObject({ type: 'base64', media_type: 'image/jpeg' });
     const sent = await sizeOf(images[0]!.source!.data);
@@ -136,6 +146,32 @@ describe('images reach models that see them, in each provider’s form', () => {
     const tokens = attachmentItem(out, 'photo.jpg').tokens;
     expect(tokens).toBeGreaterThanOrEqual(expected);
     expect(tokens).toBeLessThan(expected + 60);
+  });
+
+  it('Anthropic: a transparent PNG heavier than its 5 MB is sent smaller, still a PNG, never refused', async () => {
+    // Noise with transparency: 1500 × 760 is within 1568 px and 1.15 MP, and 6 MB as base64.
+    const raw = randomBytes(1500 * 760 * 4);
+    const heavy = await sharp(raw, { raw: { width: 1500, height: 760, channels: 4 } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    expect(Math.ceil(heavy.length / 3) * 4).toBeGreaterThan(5 * 1024 * 1024);
+    writeFileSync(join(files, 'noise.png'), heavy);
+    const { code, err } = await kasten(
+      'ask',
+      workspace.vault,
+      'What is in this picture?',
+      '--attach',
+      join(files, 'noise.png'),
+      ...anthropic(),
+    );
+    expect(code, err).toBe(0);
+    const [image] = anthropicImages();
+    expect(image!.source!.media_type).toBe('image/png');
+    expect(image!.source!.data.length).toBeLessThanOrEqual(5 * 1024 * 1024);
+    const sent = await sizeOf(image!.source!.data);
+    expect(sent.format).toBe('png');
+    expect(sent.width! / sent.height!).toBeCloseTo(1500 / 760, 1);
+    expect(sent.width).toBeGreaterThan(1000);
   });
 
   it('Ollama: the image in the message’s `images`, the model found to see by /api/show capabilities', async () => {

@@ -76,11 +76,42 @@ export async function normalizeImage(name: string, bytes: Uint8Array): Promise<N
   }
 }
 
-/** A kept image as a provider takes it: scaled down to what `rule` uses, else as it is. */
+/**
+ * The most one image may weigh as the base64 text that carries it: Anthropic refuses an image over 5 MB
+ * (a photo-like PNG with transparency at its 1.15 megapixels can be 6), OpenAI one over 20 MB.
+ */
+const maxSentBase64: Record<ImageRule, number> = {
+  'anthropic-area': 5 * 1024 * 1024,
+  'openai-tiles': 20 * 1024 * 1024,
+};
+/** How much smaller each try makes an image that is still too heavy. */
+const heavyScale = 0.8;
+
+const base64Length = (bytes: number) => Math.ceil(bytes / 3) * 4;
+
+/**
+ * A kept image as a provider takes it: scaled down to what `rule` uses, else as it is; then, while it
+ * still weighs more than the provider takes, smaller again (it is counted at the fitted size, so the
+ * meter shows a little more than goes out, never less).
+ */
 export async function imageForProvider(image: NormalizedImage, rule: ImageRule): Promise<NormalizedImage> {
   const fitted = fitImage(rule, image);
-  if (fitted.width === image.width && fitted.height === image.height) return image;
-  const resized = (await decoder(image.data)).resize(fitted.width, fitted.height, { fit: 'fill' });
-  const output = image.mediaType === 'image/png' ? resized.png() : resized.jpeg({ quality: 85 });
-  return { ...image, ...fitted, data: await output.toBuffer() };
+  let sent =
+    fitted.width === image.width && fitted.height === image.height ? image : await resized(image, fitted);
+  for (let tries = 0; base64Length(sent.data.length) > maxSentBase64[rule] && tries < 8; tries++) {
+    const smaller = {
+      width: Math.max(1, Math.floor(sent.width * heavyScale)),
+      height: Math.max(1, Math.floor(sent.height * heavyScale)),
+    };
+    sent = await resized(image, smaller);
+  }
+  return sent;
+}
+
+/** `image` drawn again at `size`, in its own format. */
+async function resized(image: NormalizedImage, size: ImageSize): Promise<NormalizedImage> {
+  const drawn = (await decoder(image.data)).resize(size.width, size.height, { fit: 'fill' });
+  const output =
+    image.mediaType === 'image/png' ? drawn.png({ compressionLevel: 9 }) : drawn.jpeg({ quality: 85 });
+  return { ...image, ...size, data: await output.toBuffer() };
 }
