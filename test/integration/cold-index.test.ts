@@ -10,7 +10,7 @@ import { createIndexWorkers, type IndexWorkers } from '../../src/main/index/inde
 import { parseNotes } from '../../src/main/index/parse-file';
 import { VaultIndex } from '../../src/main/index/vault-index';
 import { dropLookupIndexes } from '../../src/main/storage/index-database';
-import { scanVault } from '../../src/main/vault/vault-files';
+import { scanVault, type VaultFiles } from '../../src/main/vault/vault-files';
 import type { IndexProgress } from '../../src/shared/index-domain';
 import { VaultLinkResolver } from '../../src/shared/links/link-resolver';
 import { dumpIndex } from '../support/index-dump';
@@ -40,6 +40,12 @@ function indexWith(dataDir: string, workers: IndexWorkers): VaultIndex {
   const index = new VaultIndex({ dataDir, events: new AppEvents(), workers, onNotice: () => {} });
   cleanups.push(() => index.close());
   return index;
+}
+
+/** Opens `index` on the vault's `files`; resolves with the report of its pass. */
+async function openedReport(index: VaultIndex, vault: string, files: VaultFiles) {
+  await index.open(vault, files);
+  return index.status().report!;
 }
 
 /** Index workers whose pool parses with `parse`; the main thread parses beside it, and ranks alone. */
@@ -228,7 +234,7 @@ describe('a cold index', () => {
       dispose: () => inline.dispose(),
     };
     const index = indexWith(ws.dataDir, racing);
-    const report = await index.open(ws.vault, files);
+    const report = await openedReport(index, ws.vault, files);
     expect(report).toMatchObject({ notes: 100, broken: 100 });
     expect(index.links().every((link) => link.status === 'broken' && link.resolved === null)).toBe(true);
   });
@@ -246,7 +252,7 @@ describe('a cold index', () => {
     });
     const open = async (workers: IndexWorkers, dataDir: string) => {
       const index = indexWith(dataDir, workers);
-      return { index, report: await index.open(ws.vault, files) };
+      return { index, report: await openedReport(index, ws.vault, files) };
     };
     const mixed = await open(slow, join(ws.base, 'mixed'));
     const single = await open(inline, join(ws.base, 'single'));
@@ -294,7 +300,7 @@ describe('a cold index', () => {
       return inline.parse(task, signal);
     });
     const index = indexWith(ws.dataDir, counting);
-    const small = await index.open(ws.vault, await scanVault(ws.vault));
+    const small = await openedReport(index, ws.vault, await scanVault(ws.vault));
     expect(small.parsed).toBe(small.notes);
     expect(small.notes).toBeGreaterThan(30);
     expect(tasks).toEqual([]);
@@ -305,7 +311,7 @@ describe('a cold index', () => {
     expect(tasks).toEqual([]);
 
     writeSyntheticVault(join(ws.vault, 'more'), { notes: 200, seed: 13 });
-    const larger = await index.open(ws.vault, await scanVault(ws.vault));
+    const larger = await openedReport(index, ws.vault, await scanVault(ws.vault));
     expect(larger.parsed).toBeGreaterThan(150);
     expect(tasks.length).toBeGreaterThan(0);
   });
