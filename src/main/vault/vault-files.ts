@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { isLeftoverTemporary } from './write-temporaries';
@@ -70,6 +71,27 @@ function nameOf(bytes: Buffer): string | null {
   }
 }
 
+/** A folder's entry: its name, or null when that is not valid UTF-8, and the name as it can be shown. */
+interface ListedEntry {
+  entry: Dirent<string> | Dirent<Buffer>;
+  name: string | null;
+  shown: string;
+}
+
+/**
+ * A folder's entries. Listed as text: decoding each name from bytes took as long as the listing (a 10k
+ * vault's names 21–68 ms as bytes against 13–30 as text). A name that is not valid UTF-8 comes back as
+ * text with U+FFFD in it, naming no file, so a folder with one in a name is listed again as bytes.
+ */
+async function listFolder(dir: string): Promise<ListedEntry[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  if (!entries.some((entry) => entry.name.includes('\uFFFD'))) {
+    return entries.map((entry) => ({ entry, name: entry.name, shown: entry.name }));
+  }
+  const bytes = await readdir(dir, { withFileTypes: true, encoding: 'buffer' });
+  return bytes.map((entry) => ({ entry, name: nameOf(entry.name), shown: lenientUtf8.decode(entry.name) }));
+}
+
 export function isInside(root: string, candidate: string): boolean {
   return candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep);
 }
@@ -100,8 +122,7 @@ export async function scanVault(root: string): Promise<VaultFiles> {
     const folders: Promise<void>[] = [];
     let entries;
     try {
-      // Names as bytes: one not valid UTF-8 would come back with U+FFFD in it, naming no file.
-      entries = await readdir(dir, { withFileTypes: true, encoding: 'buffer' });
+      entries = await listFolder(dir);
     } catch (error) {
       files.skipped.push({
         path: folder,
@@ -109,11 +130,9 @@ export async function scanVault(root: string): Promise<VaultFiles> {
       });
       return;
     }
-    for (const entry of entries) {
-      const name = nameOf(entry.name);
+    for (const { entry, name, shown } of entries) {
       if (name === null) {
-        const shown = toVaultPath(root, join(dir, lenientUtf8.decode(entry.name)));
-        files.skipped.push({ path: shown, reason: skipReasons.badName });
+        files.skipped.push({ path: toVaultPath(root, join(dir, shown)), reason: skipReasons.badName });
         continue;
       }
       const absolute = dir + sep + name;
