@@ -49,7 +49,12 @@ beforeEach(async () => {
     `${prompts}/Ruled.md`,
     '---\nname: Ruled\ninclude:\n  rules: [No such rule]\n---\nFollow the rules on {{title}}.\n',
   );
-  server = await startScriptedModelServer({ models: [{ id: 'scripted-model' }, { id: 'big-model' }] });
+  server = await startScriptedModelServer({
+    models: [
+      { id: 'scripted-model', contextLength: 32_768 },
+      { id: 'big-model', contextLength: 8_192 },
+    ],
+  });
   app = await startIndexedApp(workspace.dataDir, workspace.vault, {
     model: { provider: 'openai-compatible', baseUrl: `${server.url}/v1`, model: 'scripted-model' },
   });
@@ -71,6 +76,36 @@ describe('a saved prompt’s model:', () => {
       await app.chat.send({ sessionId: turn.session.id, text: 'And then?' })
     ).done;
     expect(server.chatRequests.at(-1)!.model).toBe('scripted-model');
+  });
+
+  it('plans its answer in the window of the model it names; the chat and its meter keep their own', async () => {
+    server.script([{ text: 'Deep thoughts.' }, { text: 'Plain.' }]);
+    const { turn, answer } = await runPrompt({ name: 'Deep', note: 'Atomic notes.md' });
+    expect(answer.requests[0]!.window).toBe(8_192);
+    const next = await (await app.chat.send({ sessionId: turn.session.id, text: 'And then?' })).done;
+    expect(next.requests[0]!.window).toBe(32_768);
+    const meter = await app.handlers['context:status']({ sessionId: turn.session.id });
+    expect(meter.window).toBe(32_768);
+  });
+
+  it('a window the named model’s server refuses a request with is not kept for the chat’s model', async () => {
+    // The first request to big-model is refused as too long, naming a window smaller than it listed.
+    const tooLong = {
+      error: {
+        message:
+          "This model's maximum context length is 3000 tokens. However, your messages resulted in 5000 tokens.",
+        code: 'context_length_exceeded',
+      },
+    };
+    server.script((_request, index) =>
+      index === 0 ? { fault: 'status', status: 400, body: tooLong } : { text: 'Deep.' },
+    );
+    const { turn, answer } = await runPrompt({ name: 'Deep', note: 'Atomic notes.md' });
+    expect(answer.status, answer.error ?? '').toBe('complete');
+    expect(server.chatRequests.map((request) => request.model)).toEqual(['big-model', 'big-model']);
+    expect(answer.requests.at(-1)).toMatchObject({ window: 3_000, retried: true });
+    const meter = await app.handlers['context:status']({ sessionId: turn.session.id });
+    expect(meter).toMatchObject({ window: 32_768, windowSource: expect.not.stringMatching(/server-error/) });
   });
 
   it('naming a model the server does not offer: warned in the list, and the send refused in words', async () => {

@@ -332,7 +332,13 @@ export class ChatService {
     if (!writes) mode = 'refused';
     const messages = store.session(sessionId).messages;
     const offered = writes?.permissions.offered(mode) ?? false;
-    const planner = await this.options.context.planner(sessionId, messages, direct, offered);
+    const planner = await this.options.context.planner(
+      sessionId,
+      messages,
+      direct,
+      offered,
+      model.contextWindow,
+    );
     this.assertIdle(sessionId);
     const { assistant, controller, done, resend } = writeAnswer({
       store,

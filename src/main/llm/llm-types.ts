@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ContextWindow } from '../../shared/chat-domain';
 
 /** A message as the chat service hands it to a model: provider-neutral. */
 export type LlmMessage =
@@ -71,6 +72,11 @@ export interface LlmRequest {
 /** One step of a conversation with a model: a streamed answer that may end in tool calls. */
 export interface ChatModel {
   readonly name: string;
+  /**
+   * The window of a model other than the configured one (a saved prompt's `model:`), looked up for it:
+   * its requests are planned in it. Absent for the configured model, whose window every view shows.
+   */
+  readonly contextWindow?: () => Promise<ContextWindow>;
   stream(request: LlmRequest): AsyncIterable<LlmEvent>;
 }
 

@@ -156,7 +156,11 @@ export class ModelService {
     const settings = this.settings.get();
     if (name === settings.model) return this.chatModel();
     const key = this.keys.key(settings);
-    return createChatModel({ ...settings, model: name }, key, () => this.windows.resolve(settings, key));
+    // Its own window, as the server reports it for this model: the one set in Settings is the chat
+    // model's. Ollama is sent it as num_ctx, and the answer is planned in it.
+    const named = { ...settings, model: name, contextWindow: null };
+    const window = () => this.windows.resolve(named, key);
+    return { ...createChatModel(named, key, window), contextWindow: window };
   }
 
   /**

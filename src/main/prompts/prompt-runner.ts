@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../shared/chat-domain';
+import type { ChatMessage, ContextWindow } from '../../shared/chat-domain';
 import type { SendInput } from '../../shared/context-items-domain';
 import type { ResolvedLink } from '../../shared/index-domain';
 import type { PromptFill, PromptPart, PromptVariable } from '../../shared/prompt-domain';
@@ -32,9 +32,9 @@ export interface PromptRunnerOptions {
     outgoing(path: string): ResolvedLink[];
   };
   readNote: (path: string) => Promise<{ content: string }>;
-  /** The one count (calibrated) and the budget of the model's window. */
+  /** The one count (calibrated) and the budget of a window: the configured model's when none is given. */
   tokens: (text: string) => number;
-  budget: () => Promise<Budget>;
+  budget: (window?: ContextWindow) => Promise<Budget>;
   vectors: TextVectors | null;
   /**
    * The model a prompt's `model:` names, on the chat's server; undefined for the chat's own. Refuses in
@@ -73,7 +73,7 @@ export class PromptRunner {
     const prompt = await this.prompt(input.name);
     // A model the server does not offer is refused before the note is read or the chat is made.
     const model = await this.options.model(prompt);
-    const filled = await this.fill(prompt, input);
+    const filled = await this.fill(prompt, input, model);
     const part: PromptPart = {
       type: 'prompt',
       step: 0,
@@ -128,14 +128,19 @@ export class PromptRunner {
         `The prompt “${part.name}” ran on ${path}, which is no longer in the vault: it cannot be sent again.`,
       );
     }
-    const budget = await this.options.budget();
+    const budget = await this.budgetOf(model);
     const context = promptNoteContext(note, text, budget.pinned, this.options.tokens, this.options.vectors);
     return { parts: [], context, ...(model ? { model } : {}) };
   }
 
+  /** The budget of the window `model` answers in: its own for a prompt's `model:`, else the chat's. */
+  private async budgetOf(model: ChatModel | undefined): Promise<Budget> {
+    return this.options.budget(model?.contextWindow ? await model.contextWindow() : undefined);
+  }
+
   /** The prompt's words with its variables filled, what each put in, and the `{{note}}` it brings. */
-  private async fill(prompt: SavedPrompt, input: PromptRunInput) {
-    const budget = await this.options.budget();
+  private async fill(prompt: SavedPrompt, input: PromptRunInput, model?: ChatModel) {
+    const budget = await this.budgetOf(model);
     const uses = (variable: PromptVariable) => prompt.variables.includes(variable);
     const note = noteVariables.some(uses) ? await this.note(prompt, input.note) : null;
     const values: Partial<Record<PromptVariable, string>> = {};

@@ -30,7 +30,7 @@ export function promptServices(
     index,
     readNote,
     tokens: (text) => count.tokensOf(text),
-    budget: () => count.budget(),
+    budget: (window) => count.budget(window),
     vectors,
     model: (prompt) => promptModel(prompt, models),
     now,

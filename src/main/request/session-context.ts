@@ -136,18 +136,21 @@ export class SessionContext {
   /**
    * The planner of the answer to the session's last question (`messages` end with it); `writes` says
    * whether its requests offer the write tools, when this answer decides otherwise than the vault's switch.
+   * `modelWindow`: the window of the model that answers, when that is not the configured one (a saved
+   * prompt's `model:`); what its server says of its window is then not kept for the configured model.
    */
   async planner(
     sessionId: string,
     messages: readonly ChatMessage[],
     direct: DirectReferences,
     writes = this.writesOffered(),
+    modelWindow?: () => Promise<ContextWindow>,
   ): Promise<RequestPlanner> {
     const question = messages.findLast((message) => message.role === 'user');
     if (!question) throw new AppError('invalid-input', 'There is no question to answer in this session.');
     const earlier = messages.filter((message) => message.id < question.id);
     const words = question.parts.find((part) => part.type === 'text')?.text ?? userText(question.parts);
-    const window = await this.window();
+    const window = modelWindow ? await modelWindow() : await this.window();
     // Summaries of what no longer fits are written by the summary model, not necessarily the chat's.
     return this.plannerFor(
       window,
@@ -157,6 +160,9 @@ export class SessionContext {
       direct,
       this.options.model,
       writes,
+      undefined,
+      undefined,
+      modelWindow === undefined,
     );
   }
 
@@ -336,6 +342,8 @@ export class SessionContext {
     writes: boolean,
     extraItems: readonly ContextItemInput[] = [],
     { files, history } = this.conversation(sessionId, earlier),
+    /** Whether what the server says of its window is kept for the configured model. */
+    configuredModel = true,
   ): RequestPlanner {
     const { store, items, tools } = this.options;
     const vault = this.options.vault();
@@ -374,8 +382,8 @@ export class SessionContext {
               })
           : undefined,
       compactionTimeoutMs: this.options.compactionTimeoutMs,
-      onWindowLearned: this.options.onWindowNamed,
-      onPromptTaken: this.options.onPromptTaken,
+      onWindowLearned: configuredModel ? this.options.onWindowNamed : undefined,
+      onPromptTaken: configuredModel ? this.options.onPromptTaken : undefined,
       compactionAllowed: Date.now() - (this.failedCompactions.get(sessionId) ?? 0) > compactionPauseMs,
       onCompactionFailed: () => this.failedCompactions.set(sessionId, Date.now()),
     });
