@@ -4,7 +4,9 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KastenApp } from '../../src/main/app';
 import { atMachine, dispatch } from '../../src/main/hosts/dispatch';
-import type { SessionListing } from '../../src/shared/chat-domain';
+import type { ChatMessage, SessionListing } from '../../src/shared/chat-domain';
+import { isSummaryRequest } from '../support/counting-model';
+import { summaryText } from '../support/long-chat';
 import { startScriptedApp } from '../support/indexed-app';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/scripted-model-server';
 import { tempWorkspace } from '../support/temp-vault';
@@ -113,6 +115,43 @@ describe('what an answer costs', () => {
       workspace.dataDir,
     ]);
     expect(stdout).not.toMatch(/\$|price/);
+  }, 120_000);
+
+  it('adds the calls that summarized older messages to the answer that waited for them', async () => {
+    server.setModels([{ id: 'scripted-model', pricing: openRouterPricing }]);
+    // A small window: a few turns of long questions and answers do not fit, and are summarized.
+    app = await startScriptedApp(workspace, server.url, 3_000);
+    const filler = 'Folders hold notes, links connect them, and tags cut across both of them. '.repeat(12);
+    server.script((request) =>
+      isSummaryRequest(request)
+        ? { text: summaryText, usage: { promptTokens: 900, completionTokens: 50, cachedTokens: 0 } }
+        : {
+            text: `Noted. ${filler}`,
+            usage: { promptTokens: 1_000, completionTokens: 300, cachedTokens: 0 },
+          },
+    );
+    let sessionId: string | undefined;
+    let compacted: { answer: ChatMessage; summaries: number } | null = null;
+    for (let turn = 1; turn <= 20 && !compacted; turn++) {
+      const before = server.chatRequests.filter(isSummaryRequest).length;
+      const answer = await (await app.chat.send({ text: `Question ${turn}: ${filler}`, sessionId })).done;
+      expect(answer.status, answer.error ?? '').toBe('complete');
+      sessionId = answer.sessionId;
+      const summaries = server.chatRequests.filter(isSummaryRequest).length - before;
+      if (summaries > 0) compacted = { answer, summaries };
+    }
+    expect(compacted).not.toBeNull();
+    const { answer, summaries } = compacted!;
+    expect(answer.usage).toMatchObject({
+      inputTokens: 1_000 + 900 * summaries,
+      outputTokens: 300 + 50 * summaries,
+      cost: { quote: { kind: 'priced', source: 'server' }, unreported: 0 },
+    });
+    const usd = (1_000 * 2.5 + 300 * 10 + summaries * (900 * 2.5 + 50 * 10)) / 1e6;
+    expect(answer.usage!.cost!.usd).toBeCloseTo(usd, 12);
+    // The chat's totals count them too.
+    const listing = app.chat.list().find((session) => session.id === sessionId);
+    expect(listing?.usage?.inputTokens).toBeGreaterThanOrEqual(answer.usage!.inputTokens!);
   }, 120_000);
 
   it('prices with the price set in Settings, over the server’s, from the next answer on', async () => {

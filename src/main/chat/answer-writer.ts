@@ -40,6 +40,8 @@ export interface AnswerOptions {
   stepLimit: number;
   /** What the model's calls cost (see `TurnOptions.price`). */
   price: Promise<PriceQuote> | null;
+  /** What another model's calls cost (see `TurnOptions.priceOf`). */
+  priceOf?: (model: string) => Promise<PriceQuote>;
   /** Streamed text is written to the database at least this often. */
   saveEveryMs: number;
   /** Called once the answer is saved, before its last event. */
@@ -147,6 +149,7 @@ export function writeAnswer(options: AnswerOptions): WrittenAnswer {
       tools: options.tools,
       stepLimit: options.stepLimit,
       price: options.price,
+      priceOf: options.priceOf,
       signal: controller.signal,
       onChange: (_state, structural, waiting) => {
         // A card waiting for a decision is saved at once: a reload, or another window, shows it.

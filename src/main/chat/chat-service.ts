@@ -55,8 +55,8 @@ export interface ChatServiceOptions {
    */
   writes?: VaultWrites;
   stepLimit?: number;
-  /** What the configured model's calls cost; without it answers carry no cost. */
-  price?: () => Promise<PriceQuote>;
+  /** What a model's calls cost (the configured one's when none is named); without it answers carry no cost. */
+  price?: (model?: string) => Promise<PriceQuote>;
   /** Streamed text is written to the database at least this often. */
   saveEveryMs?: number;
   /** What a message brings again when its answer is retried (a saved prompt's note and model). */
@@ -223,6 +223,11 @@ export class ChatService {
     return this.options.items.check(items);
   }
 
+  /** What `model`'s calls cost; an unknown price when it cannot be found; null when answers carry none. */
+  private priceOf(model: string): Promise<PriceQuote> | null {
+    return this.options.price?.(model).catch((): PriceQuote => ({ kind: 'unknown' })) ?? null;
+  }
+
   /** Answers the last user message again, after a failed or stopped answer. */
   async retry(sessionId: string): Promise<StartedTurn> {
     this.assertIdle(sessionId);
@@ -367,8 +372,10 @@ export class ChatService {
         mcp: this.options.items ? this.options.tools.mcp : null,
       },
       stepLimit: this.options.stepLimit ?? 8,
-      // Asked as the answer starts, awaited as its first call ends: the answer does not wait for it.
-      price: this.options.price?.().catch((): PriceQuote => ({ kind: 'unknown' })) ?? null,
+      // Asked as the answer starts, awaited as its first call ends: the answer does not wait for it. The
+      // answering model's: a saved prompt's `model:` is priced as itself.
+      price: this.priceOf(model.name),
+      priceOf: (name) => this.priceOf(name) ?? Promise.resolve<PriceQuote>({ kind: 'unknown' }),
       saveEveryMs: this.options.saveEveryMs ?? 500,
       // Before the last event, so that whoever hears it may send the next message at once.
       onSettled: () => this.end(sessionId),

@@ -7,7 +7,7 @@ import type {
 } from '../../shared/chat-domain';
 import type { RequestContext } from '../../shared/context-domain';
 import type { PriceQuote } from '../../shared/cost/cost-domain';
-import { addCallCost } from '../../shared/cost/cost-math';
+import { addCallCost, addOtherModelCall } from '../../shared/cost/cost-math';
 import { recognizeContextLengthError } from '../request/context-length-error';
 import type { ChatModel, LlmMessage, LlmToolCall, LlmToolResult } from '../llm/llm-types';
 import { ModelError } from '../llm/llm-types';
@@ -21,7 +21,7 @@ import type { WriteContext } from './write-tools';
 export interface TurnOptions {
   model: ChatModel;
   /** Plans every request from the conversation, the question and this turn's steps so far. */
-  requests: Pick<RequestPlanner, 'plan' | 'reported' | 'overflowed'>;
+  requests: Pick<RequestPlanner, 'plan' | 'reported' | 'overflowed' | 'takeSummaryCalls'>;
   /** Called with what the `position`th request held, and again once the provider reported its usage. */
   onRequest: (position: number, context: RequestContext) => void;
   vault: ToolVault;
@@ -35,6 +35,8 @@ export interface TurnOptions {
   stepLimit: number;
   /** What the model's calls cost, asked as the answer starts; null: the answer is not priced. */
   price: Promise<PriceQuote> | null;
+  /** What another model's calls cost (the summary model's, when it is not the one answering). */
+  priceOf?: (model: string) => Promise<PriceQuote>;
   signal: AbortSignal;
   /**
    * Called whenever the answer changed (text arrived, a tool ran); `structural` when a part was added,
@@ -84,6 +86,7 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
       const flood = new AbortController();
       let started = 0;
       let request = await requests.plan(step, messages, reminders, false, signal);
+      await countSummaryCalls(options, state);
       record(position, request.context);
       let retried = false;
       for (;;) {
@@ -147,6 +150,7 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
           retried = true;
           requests.overflowed(request, overflow);
           request = await requests.plan(step, messages, reminders, true, signal);
+          await countSummaryCalls(options, state);
           record(++position, request.context);
         }
       }
@@ -271,6 +275,22 @@ export function addReference(state: TurnState, reference: ChatReference): void {
   );
   if (!known) state.references.push(reference);
   else if (reference.tokens !== null) known.tokens = (known.tokens ?? 0) + reference.tokens;
+}
+
+/**
+ * Adds the calls that summarized older messages while a request was planned to the answer's usage and
+ * cost: the answer waited for them, and the server bills them as it bills the answer's own.
+ */
+async function countSummaryCalls(options: TurnOptions, state: TurnState): Promise<void> {
+  for (const call of options.requests.takeSummaryCalls()) {
+    state.usage = addUsage(state.usage, call.usage);
+    if (!options.price) continue;
+    const answerQuote = await options.price;
+    state.usage.cost =
+      call.model === options.model.name || !options.priceOf
+        ? addCallCost(state.usage.cost, answerQuote, call.usage)
+        : addOtherModelCall(state.usage.cost, answerQuote, await options.priceOf(call.model), call.usage);
+  }
 }
 
 function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {

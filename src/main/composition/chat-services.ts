@@ -88,7 +88,7 @@ export function chatServices(options: AppOptions, foundations: ChatFoundations) 
     events,
     vault: openVault,
     model: () => images.withImages(models.chatModel()),
-    price: () => prices.quote(),
+    price: (model) => prices.quote(model),
     indexed: () => index.whenIdle(),
     context,
     writes,

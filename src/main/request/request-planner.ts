@@ -84,6 +84,12 @@ export interface PlannedRequest {
  * summary; the messages stay), falls back to `discard` with a notice when that fails, and records
  * what every request held.
  */
+/** A model call that wrote a compaction summary: which model, and what its server reported it used. */
+export interface SummaryCall {
+  model: string;
+  usage: LlmUsage;
+}
+
 export class RequestPlanner {
   private notices: string[] = [];
   /** The window in force: the configured one, or less once the server said it holds less. */
@@ -98,6 +104,8 @@ export class RequestPlanner {
   private chosenTools: ReadonlySet<string> | null = null;
   /** The question's linked notes as the answer's first request gave them: its later requests replay them. */
   private sent = new Map<ContextItemInput, SentItem>();
+  /** The calls that wrote compaction summaries for this answer, not yet counted in its usage. */
+  private summaryCalls: SummaryCall[] = [];
   /** Where the last request cut the history, and under how many summarized messages. */
   private cut: { summarized: number; cut: HistoryCut } | null;
 
@@ -214,6 +222,11 @@ export class RequestPlanner {
    * What the provider reported for a sent request: the record gets it (with the prompt tokens it read
    * from its cache), the calibration learns from it.
    */
+  /** The summary calls made since last asked (while planning a request), for the answer's usage and cost. */
+  takeSummaryCalls(): SummaryCall[] {
+    return this.summaryCalls.splice(0);
+  }
+
   reported(
     request: PlannedRequest,
     usage: Pick<LlmUsage, 'inputTokens' | 'cachedInputTokens'>,
@@ -325,9 +338,12 @@ export class RequestPlanner {
     const { options } = this;
     const plan = assembled.compaction!;
     const timeout = AbortSignal.timeout(options.compactionTimeoutMs ?? defaultCompactionTimeoutMs);
+    const model = options.model();
     const summarizer = {
       summarize: (prompt: string, inner: AbortSignal) =>
-        summarize(options.model(), prompt, AbortSignal.any([inner, timeout])),
+        summarize(model, prompt, AbortSignal.any([inner, timeout]), (usage) =>
+          this.summaryCalls.push({ model: model.name, usage }),
+        ),
     };
     const outcome = await options.engine.compact(options.profile, plan, summarizer, signal);
     if (!outcome.ok) {

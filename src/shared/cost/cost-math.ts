@@ -28,6 +28,24 @@ export function addCallCost(cost: AnswerCost | undefined, quote: PriceQuote, usa
   return { ...before, usd: (before.usd ?? 0) + dollars };
 }
 
+/**
+ * The answer's cost with a call of another model added (a compaction summary by the summary model):
+ * priced at that model's `quote`, while the answer keeps its own. A hosted call at no known price is
+ * counted as unreported, so `usd` says it leaves something out.
+ */
+export function addOtherModelCall(
+  cost: AnswerCost | undefined,
+  answerQuote: PriceQuote,
+  quote: PriceQuote,
+  usage: TokenUsage,
+): AnswerCost {
+  const before = cost ?? { quote: answerQuote, usd: answerQuote.kind === 'priced' ? 0 : null, unreported: 0 };
+  if (quote.kind === 'local') return before;
+  const dollars = quote.kind === 'priced' ? callCost(usage, quote.price) : null;
+  if (dollars === null) return { ...before, unreported: before.unreported + 1 };
+  return { ...before, usd: (before.usd ?? 0) + dollars };
+}
+
 /** A chat's tokens and cost: the sum of its answers' usage as each was stored. */
 export function usageTotal(usages: readonly (TokenUsage | null)[]): UsageTotal {
   const total: UsageTotal = {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addCallCost,
+  addOtherModelCall,
   callCost,
   perMillionFromPerToken,
   usageTotal,
@@ -62,6 +63,23 @@ describe('the price of a call', () => {
     expect(cost.usd).toBeCloseTo((1_000 * 2.5 + 100 * 10 + 1_000 * 2.5 + 1_000 * 1.25 + 50 * 10) / 1e6, 12);
     expect(cost.unreported).toBe(1);
     expect(answerCostText(cost)).toMatch(/^\$0\.0\d{3} \(1 call without usage not counted\)$/);
+  });
+
+  it('adds another model’s call at its own price, keeping the answer’s quote; one at no known price as unreported', () => {
+    const usage = { inputTokens: 1_000, outputTokens: 100 };
+    const answer = priced(gpt4o);
+    const cheap = priced({ input: 0.5, cachedInput: null, output: 1 });
+    const first = addCallCost(undefined, answer, usage);
+    const both = addOtherModelCall(first, answer, cheap, usage);
+    expect(both.quote).toBe(answer);
+    expect(both.usd).toBeCloseTo((1_000 * 2.5 + 100 * 10 + 1_000 * 0.5 + 100 * 1) / 1e6, 12);
+    // Before any call of the answer's own model, the answer still takes its own quote.
+    expect(addOtherModelCall(undefined, answer, cheap, usage).quote).toBe(answer);
+    expect(addOtherModelCall(both, answer, { kind: 'unknown' }, usage)).toMatchObject({
+      usd: both.usd,
+      unreported: 1,
+    });
+    expect(addOtherModelCall(both, answer, { kind: 'local' }, usage)).toEqual(both);
   });
 
   it('says "price unknown" for a hosted model without a price, and nothing for a local server', () => {
