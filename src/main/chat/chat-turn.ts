@@ -7,7 +7,6 @@ import type {
 } from '../../shared/chat-domain';
 import type { RequestContext } from '../../shared/context-domain';
 import type { PriceQuote } from '../../shared/cost/cost-domain';
-import { addCallCost, addOtherModelCall } from '../../shared/cost/cost-math';
 import { recognizeContextLengthError } from '../request/context-length-error';
 import type { ChatModel, LlmMessage, LlmToolCall, LlmToolResult } from '../llm/llm-types';
 import { ModelError } from '../llm/llm-types';
@@ -16,6 +15,7 @@ import type { RequestPlanner } from '../request/request-planner';
 import { ContextOverflowError, tooLong } from '../request/record/request-record';
 import { citationReminder } from '../request/sources/system-prompt';
 import { failure, type AnswerTools, type DocumentNumbers } from '../tools/tool-registry';
+import { countCall, countSummaryCalls } from './turn-usage';
 import type { WriteContext } from './write-tools';
 
 export interface TurnOptions {
@@ -86,7 +86,7 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
       const flood = new AbortController();
       let started = 0;
       let request = await requests.plan(step, messages, reminders, false, signal);
-      await countSummaryCalls(options, state);
+      await countSummaryCalls(requests.takeSummaryCalls(), state, options);
       record(position, request.context);
       let retried = false;
       for (;;) {
@@ -130,11 +130,8 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
               if (event.error) invalid.set(event.id, event.error);
               options.onChange(state, true);
             } else {
-              state.usage = addUsage(state.usage, event.usage);
               // Every call is priced as it ends: an answer of several steps costs all of them.
-              if (options.price) {
-                state.usage.cost = addCallCost(state.usage.cost, await options.price, event.usage);
-              }
+              await countCall(state, options.price, event.usage);
               record(position, requests.reported(request, event.usage));
             }
           }
@@ -150,7 +147,7 @@ export async function runTurn(options: TurnOptions, state: TurnState): Promise<T
           retried = true;
           requests.overflowed(request, overflow);
           request = await requests.plan(step, messages, reminders, true, signal);
-          await countSummaryCalls(options, state);
+          await countSummaryCalls(requests.takeSummaryCalls(), state, options);
           record(++position, request.context);
         }
       }
@@ -275,31 +272,4 @@ export function addReference(state: TurnState, reference: ChatReference): void {
   );
   if (!known) state.references.push(reference);
   else if (reference.tokens !== null) known.tokens = (known.tokens ?? 0) + reference.tokens;
-}
-
-/**
- * Adds the calls that summarized older messages while a request was planned to the answer's usage and
- * cost: the answer waited for them, and the server bills them as it bills the answer's own.
- */
-async function countSummaryCalls(options: TurnOptions, state: TurnState): Promise<void> {
-  for (const call of options.requests.takeSummaryCalls()) {
-    state.usage = addUsage(state.usage, call.usage);
-    if (!options.price) continue;
-    const answerQuote = await options.price;
-    state.usage.cost =
-      call.model === options.model.name || !options.priceOf
-        ? addCallCost(state.usage.cost, answerQuote, call.usage)
-        : addOtherModelCall(state.usage.cost, answerQuote, await options.priceOf(call.model), call.usage);
-  }
-}
-
-function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {
-  const sum = (a: number | null, b: number | null) => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
-  return {
-    ...total,
-    inputTokens: sum(total.inputTokens, step.inputTokens),
-    outputTokens: sum(total.outputTokens, step.outputTokens),
-    cachedInputTokens: sum(total.cachedInputTokens ?? null, step.cachedInputTokens ?? null),
-    cacheWriteTokens: sum(total.cacheWriteTokens ?? null, step.cacheWriteTokens ?? null),
-  };
 }
