@@ -1,75 +1,21 @@
 import {
-  type ChatMessage,
   type ChatSession,
   type MessagePart,
   type SessionListing,
   type SessionSummary,
 } from '../../shared/chat-domain';
-import { AppError } from '../app-error';
-import type { AppEvents } from '../app-events';
-import type { ChatModel } from '../llm/llm-types';
-import { answerAbandoned } from './answer-owner';
-import { writeAnswer } from './answer-writer';
-import type { ChatStore } from './chat-store';
-import type { DirectReferences } from '../request/sources/linked-notes';
-import type { MessageExtras } from './message-extras';
-import type { ToolVault } from './note-locator';
 import type { SendInput } from '../../shared/context-items-domain';
-import type { AttachmentIntake } from '../items/attachment-intake';
-import type { AttachmentStore } from '../items/attachment-store';
-import { webReference } from '../web/web-references';
-import type { ItemService } from '../items/item-service';
-import type { McpToolSource } from '../items/tool-catalog';
-import type { ToolRegistry } from '../tools/tool-registry';
-import type { SessionContext } from '../request/session-context';
-import type { VaultWrites } from './vault-writes';
-import { selectedNote } from '../request/sources/selected-passage';
-import type { NoteWriter } from './write-tools';
-import type { WriteMode } from './write-permissions';
-import type { PriceQuote } from '../../shared/cost/cost-domain';
 import { usageTotal } from '../../shared/cost/cost-math';
-
-export interface ChatServiceOptions {
-  store: ChatStore;
-  events: AppEvents;
-  /** The open vault: its root (sessions belong to it), name, and the tools' view of it. */
-  vault: () => { root: string; name: string; tools: ToolVault };
-  /** The configured model; throws a user-facing AppError when none is set up. */
-  model: () => ChatModel;
-  /**
-   * Resolves once the index has read the vault (or its pass was cancelled): the notes a message links,
-   * and what the tools search and read, are looked up in it.
-   */
-  indexed?: () => Promise<void>;
-  /** The context engine's view of sessions: plans every request of an answer. */
-  context: SessionContext;
-  /** Every tool the model may call, and the MCP servers that run theirs. */
-  tools: { registry: ToolRegistry; mcp: Pick<McpToolSource, 'call'> | null };
-  /** Rules, pins, attachments and the tools beyond the vault's; without it a chat has none of them. */
-  items?: ItemService;
-  /** Files dropped on the composer, read and counted, waiting for their message; and where they are kept. */
-  attachments?: { intake: AttachmentIntake; store: AttachmentStore };
-  /**
-   * The vaults' "allow writes" switches, the decisions answers wait for, who decides by default, and the
-   * vault's writer. Without it nothing is written: write calls are refused.
-   */
-  writes?: VaultWrites;
-  stepLimit?: number;
-  /** What a model's calls cost (the configured one's when none is named); without it answers carry no cost. */
-  price?: (model?: string) => Promise<PriceQuote>;
-  /** Streamed text is written to the database at least this often. */
-  saveEveryMs?: number;
-  /** What a message brings again when its answer is retried (a saved prompt's note and model). */
-  again?: (message: ChatMessage) => Promise<MessageExtras | null>;
-}
-
-export interface StartedTurn {
-  session: SessionSummary;
-  userMessage: ChatMessage | null;
-  assistantMessage: ChatMessage;
-  /** Settles with the finished answer (complete, stopped or error); never rejects. */
-  done: Promise<ChatMessage>;
-}
+import { AppError } from '../app-error';
+import type { ChatModel } from '../llm/llm-types';
+import type { DirectReferences } from '../request/sources/linked-notes';
+import { selectedNote } from '../request/sources/selected-passage';
+import { webReference } from '../web/web-references';
+import { answerAbandoned } from './answer-owner';
+import { startAnswer } from './answer-start';
+import type { ChatServiceOptions, StartedTurn } from './chat-service-options';
+import type { MessageExtras } from './message-extras';
+import type { WriteMode } from './write-permissions';
 
 /** A session's running answer (or compaction): how to stop it and when it is saved. */
 interface Running {
@@ -223,11 +169,6 @@ export class ChatService {
     return this.options.items.check(items);
   }
 
-  /** What `model`'s calls cost; an unknown price when it cannot be found; null when answers carry none. */
-  private priceOf(model: string): Promise<PriceQuote> | null {
-    return this.options.price?.(model).catch((): PriceQuote => ({ kind: 'unknown' })) ?? null;
-  }
-
   /** Answers the last user message again, after a failed or stopped answer. */
   async retry(sessionId: string): Promise<StartedTurn> {
     this.assertIdle(sessionId);
@@ -327,70 +268,20 @@ export class ChatService {
     }
   }
 
-  private async answer(
+  private answer(
     sessionId: string,
     model: ChatModel,
     direct: DirectReferences,
     mode = this.options.writes?.mode ?? 'refused',
   ): Promise<Omit<StartedTurn, 'session' | 'userMessage'>> {
-    const { store, events, writes } = this.options;
-    if (!writes) mode = 'refused';
-    const messages = store.session(sessionId).messages;
-    const offered = writes?.permissions.offered(mode) ?? false;
-    const planner = await this.options.context.planner(
-      sessionId,
-      messages,
-      direct,
-      offered,
-      model.contextWindow,
-    );
-    this.assertIdle(sessionId);
-    const { assistant, controller, done, resend } = writeAnswer({
-      store,
-      events,
-      sessionId,
-      model,
-      vault: this.options.vault(),
-      planner,
-      writes: {
-        mode,
-        allowed: () => writes?.permissions.offered(mode) ?? false,
-        allowedInChat: () => writes?.chats.allows(sessionId) ?? false,
-        writer: writes?.writer ?? refusingWriter,
-        decide: (callId, signal) =>
-          writes?.decisions.wait(sessionId, callId, signal) ?? Promise.resolve(false),
-        record: (callId, change, write) =>
-          writes?.records.add(
-            { sessionId, callId, vault: this.options.vault().root, kind: change.kind },
-            write,
-          ),
-      },
-      tools: {
-        registry: this.options.tools.registry,
-        sessionId,
-        attachments: this.options.attachments?.store ?? null,
-        mcp: this.options.items ? this.options.tools.mcp : null,
-      },
-      stepLimit: this.options.stepLimit ?? 8,
-      // Asked as the answer starts, awaited as its first call ends: the answer does not wait for it. The
-      // answering model's: a saved prompt's `model:` is priced as itself.
-      price: this.priceOf(model.name),
-      priceOf: (name) => this.priceOf(name) ?? Promise.resolve<PriceQuote>({ kind: 'unknown' }),
-      saveEveryMs: this.options.saveEveryMs ?? 500,
-      // Before the last event, so that whoever hears it may send the next message at once.
-      onSettled: () => this.end(sessionId),
-    });
-    this.begin(sessionId, { controller, done, answerId: assistant.id, resend });
-    return { assistantMessage: assistant, done };
+    const hooks = {
+      assertIdle: (id: string) => this.assertIdle(id),
+      begin: (id: string, running: Running) => this.begin(id, running),
+      end: (id: string) => this.end(id),
+    };
+    return startAnswer(this.options, hooks, sessionId, model, direct, mode);
   }
 }
-
-/** The writer of a service built without writes: never reached, write calls are refused before it. */
-const refusingWriter: NoteWriter = {
-  prepareCreate: () => Promise.reject(new AppError('forbidden', 'Nothing may be written here.')),
-  prepareAppend: () => Promise.reject(new AppError('forbidden', 'Nothing may be written here.')),
-  prepareEdit: () => Promise.reject(new AppError('forbidden', 'Nothing may be written here.')),
-};
 
 function titleFrom(text: string): string {
   const line = text.split('\n')[0]!.trim();
