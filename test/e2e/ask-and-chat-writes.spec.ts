@@ -59,6 +59,25 @@ async function headerControl(app: AppPage, testId: string): Promise<Locator> {
   return header.getByTestId(testId);
 }
 
+/**
+ * Asks for a note the model then creates; resolves with the write card of `answer`, once it shows the
+ * note written without asking, as it is on disk.
+ */
+async function createdWithoutAsking(app: AppPage, answer: Locator, path: string, content: string) {
+  model.script([
+    { toolCalls: [{ name: 'create_note', arguments: { path, content } }] },
+    { text: 'Wrote it down.' },
+  ]);
+  await ask(app, `Note this down as ${path}.`);
+  const card = answer.getByTestId('write-approval');
+  await expect(card).toHaveAttribute('data-state', 'approved');
+  await expect(card.getByTestId('write-outcome')).toHaveText(
+    'Written without asking: this chat allows writes.',
+  );
+  expect(readFileSync(join(workspace.vault, path), 'utf8')).toBe(content);
+  return card;
+}
+
 test('a chat set to allow writes in its header writes without a card waiting, shows what it did, and Undo takes it back', async ({
   page,
 }) => {
@@ -79,21 +98,15 @@ test('a chat set to allow writes in its header writes without a card waiting, sh
   expect((await chatSaved).ok()).toBe(true);
   await page.keyboard.press('Escape');
 
-  const content = '# Mulch\n\nStraw keeps the soil moist.\n';
-  model.script([
-    { toolCalls: [{ name: 'create_note', arguments: { path: 'Mulch.md', content } }] },
-    { text: 'Wrote it down.' },
-  ]);
-  await ask(app, 'Note that straw mulch keeps the soil moist.');
   const answer = app.chat.getByTestId('assistant-message').nth(1);
-  await expect(answer).toHaveAttribute('data-status', 'complete');
-  const card = answer.getByTestId('write-approval');
-  await expect(card).toHaveAttribute('data-state', 'approved');
-  await expect(card.getByTestId('write-outcome')).toHaveText(
-    'Written without asking: this chat allows writes.',
+  const card = await createdWithoutAsking(
+    app,
+    answer,
+    'Mulch.md',
+    '# Mulch\n\nStraw keeps the soil moist.\n',
   );
+  await expect(answer).toHaveAttribute('data-status', 'complete');
   await expect(card.getByRole('button', { name: 'Approve' })).toHaveCount(0);
-  expect(readFileSync(join(workspace.vault, 'Mulch.md'), 'utf8')).toBe(content);
 
   await card.getByRole('button', { name: 'Undo' }).click();
   await expect(card).toHaveAttribute('data-state', 'undone');
@@ -117,18 +130,8 @@ test('a chat not started yet can be set to allow writes: its first answer writes
   await choice.selectOption('allow');
   await page.keyboard.press('Escape');
 
-  const content = '# Compost\n\nLeaves rot down in a year.\n';
-  model.script([
-    { toolCalls: [{ name: 'create_note', arguments: { path: 'Compost.md', content } }] },
-    { text: 'Wrote it down.' },
-  ]);
-  await ask(app, 'Note that leaves rot down in a year.');
-  const card = app.chat.getByTestId('assistant-message').getByTestId('write-approval');
-  await expect(card).toHaveAttribute('data-state', 'approved');
-  await expect(card.getByTestId('write-outcome')).toHaveText(
-    'Written without asking: this chat allows writes.',
-  );
-  expect(readFileSync(join(workspace.vault, 'Compost.md'), 'utf8')).toBe(content);
+  const answer = app.chat.getByTestId('assistant-message');
+  await createdWithoutAsking(app, answer, 'Compost.md', '# Compost\n\nLeaves rot down in a year.\n');
   await expect(await headerControl(app, 'chat-writes')).toHaveValue('allow');
   await page.keyboard.press('Escape');
 

@@ -25,11 +25,6 @@ const refusingWriter: NoteWriter = {
   prepareEdit: () => Promise.reject(new AppError('forbidden', 'Nothing may be written here.')),
 };
 
-/** What `model`'s calls cost; an unknown price when it cannot be found; null when answers carry none. */
-function priceOf(options: ChatServiceOptions, model: string): Promise<PriceQuote> | null {
-  return options.price?.(model).catch((): PriceQuote => ({ kind: 'unknown' })) ?? null;
-}
-
 /**
  * Starts the answer to the session's last question with `model`: plans its requests, writes it as it
  * streams, and resolves once the answer message exists. `mode` decides its write calls.
@@ -42,8 +37,10 @@ export async function startAnswer(
   direct: DirectReferences,
   mode: WriteMode,
 ): Promise<Omit<StartedTurn, 'session' | 'userMessage'>> {
-  const { store, events, writes } = options;
+  const { store, events, writes, price } = options;
   if (!writes) mode = 'refused';
+  // What a model's calls cost; an unknown price when it cannot be found.
+  const quote = price && ((name: string) => price(name).catch((): PriceQuote => ({ kind: 'unknown' })));
   const messages = store.session(sessionId).messages;
   const offered = writes?.permissions.offered(mode) ?? false;
   const planner = await options.context.planner(sessionId, messages, direct, offered, model.contextWindow);
@@ -73,8 +70,8 @@ export async function startAnswer(
     stepLimit: options.stepLimit ?? 8,
     // Asked as the answer starts, awaited as its first call ends: the answer does not wait for it. The
     // answering model's: a saved prompt's `model:` is priced as itself.
-    price: priceOf(options, model.name),
-    priceOf: (name) => priceOf(options, name) ?? Promise.resolve<PriceQuote>({ kind: 'unknown' }),
+    price: quote ? quote(model.name) : null,
+    priceOf: quote,
     saveEveryMs: options.saveEveryMs ?? 500,
     // Before the last event, so that whoever hears it may send the next message at once.
     onSettled: () => hooks.end(sessionId),

@@ -51,7 +51,7 @@ export async function countSummaryCalls(
 }
 
 /** Two usages summed; a figure neither reported stays null. */
-export function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {
+function addUsage(total: TokenUsage, step: TokenUsage): TokenUsage {
   const sum = (a: number | null, b: number | null) => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
   return {
     ...total,

@@ -160,8 +160,8 @@ export class SessionContext {
       direct,
       this.options.model,
       writes,
-      undefined,
-      undefined,
+      [],
+      this.conversation(sessionId, earlier),
       modelWindow === undefined,
     );
   }

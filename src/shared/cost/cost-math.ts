@@ -19,9 +19,14 @@ export function callCost(usage: TokenUsage, price: TokenPrice): number | null {
   return dollars / 1_000_000;
 }
 
+/** An answer's cost so far, or nothing yet at its `quote` (no dollars unless priced). */
+function costSoFar(cost: AnswerCost | undefined, quote: PriceQuote): AnswerCost {
+  return cost ?? { quote, usd: quote.kind === 'priced' ? 0 : null, unreported: 0 };
+}
+
 /** The answer's cost with one more call added: its usage priced at the quote the answer started with. */
 export function addCallCost(cost: AnswerCost | undefined, quote: PriceQuote, usage: TokenUsage): AnswerCost {
-  const before = cost ?? { quote, usd: quote.kind === 'priced' ? 0 : null, unreported: 0 };
+  const before = costSoFar(cost, quote);
   if (quote.kind !== 'priced') return before;
   const dollars = callCost(usage, quote.price);
   if (dollars === null) return { ...before, unreported: before.unreported + 1 };
@@ -39,7 +44,7 @@ export function addOtherModelCall(
   quote: PriceQuote,
   usage: TokenUsage,
 ): AnswerCost {
-  const before = cost ?? { quote: answerQuote, usd: answerQuote.kind === 'priced' ? 0 : null, unreported: 0 };
+  const before = costSoFar(cost, answerQuote);
   if (quote.kind === 'local') return before;
   const dollars = quote.kind === 'priced' ? callCost(usage, quote.price) : null;
   if (dollars === null) return { ...before, unreported: before.unreported + 1 };
